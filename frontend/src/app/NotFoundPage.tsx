@@ -1,0 +1,11 @@
+import { Link } from 'react-router-dom';
+
+export function NotFoundPage() {
+  return (
+    <section className="not-found">
+      <h1>Page not found</h1>
+      <p>The page you are looking for does not exist.</p>
+      <Link to="/">Back to home</Link>
+    </section>
+  );
+}

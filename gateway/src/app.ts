@@ -1,0 +1,121 @@
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import type { Logger } from '@raseed/kit';
+import express, { type Express } from 'express';
+import helmet from 'helmet';
+import { createProxyMiddleware } from 'http-proxy-middleware';
+import type IORedis from 'ioredis';
+import { pinoHttp } from 'pino-http';
+import { trustProxySetting, type GatewayConfig } from './config';
+import { authRateLimits } from './limits';
+import { routingTable, serviceFor, type ServiceName } from './routes';
+
+const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+const REQUEST_ID = /^[\w-]{8,128}$/;
+
+export function serviceTargets(config: GatewayConfig): Record<ServiceName, string> {
+  return {
+    auth: config.AUTH_URL,
+    wallet: config.WALLET_URL,
+    catalog: config.CATALOG_URL,
+    orders: config.ORDERS_URL,
+    payments: config.PAYMENTS_URL,
+  };
+}
+
+/** The single entry point: the spec's /api and /external calls go to their service, the rest is the storefront. */
+export function createGateway(config: GatewayConfig, redis: IORedis, logger: Logger): Express {
+  const targets = serviceTargets(config);
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', trustProxySetting(config.TRUST_PROXY));
+
+  app.use((req, res, next) => {
+    const incoming = req.headers['x-request-id'];
+    const id = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    req.headers['x-request-id'] = id;
+    res.setHeader('x-request-id', id);
+    next();
+  });
+  app.use(
+    pinoHttp({
+      logger,
+      genReqId: (req) => req.headers['x-request-id'] as string,
+      autoLogging: { ignore: (req) => req.url === '/healthz' },
+      serializers: {
+        req: (req: { id: unknown; method: string; url: string }) => ({
+          id: req.id,
+          method: req.method,
+          url: req.url,
+        }),
+        res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+      },
+    }),
+  );
+  app.use(helmet());
+
+  app.get('/healthz', async (_req, res) => {
+    const checks = await Promise.all(
+      (Object.keys(routingTable) as ServiceName[]).map(async (name) => {
+        const up = await fetch(`${targets[name]}/healthz`, { signal: AbortSignal.timeout(2000) }).then(
+          (r) => r.ok,
+          () => false,
+        );
+        return [name, up ? 'up' : 'down'] as const;
+      }),
+    );
+    const healthy = checks.every(([, state]) => state === 'up');
+    res
+      .status(healthy ? 200 : 503)
+      .json({ status: healthy ? 'ok' : 'degraded', services: Object.fromEntries(checks) });
+  });
+
+  // The spec's client marks every call; a cross-site form post cannot set this header.
+  app.use((req, res, next) => {
+    if (STATE_CHANGING.has(req.method) && req.headers['x-requested-with'] !== 'XMLHttpRequest') {
+      res.status(403).json({ error: 'Requests must carry the header X-Requested-With: XMLHttpRequest' });
+      return;
+    }
+    next();
+  });
+  app.use(authRateLimits(redis, config.AUTH_RATE_LIMIT, config.AUTH_RATE_WINDOW_SECONDS));
+
+  app.use(
+    createProxyMiddleware({
+      target: targets.auth,
+      router: (req) => targets[serviceFor(req.url?.split('?')[0] ?? '') ?? 'auth'],
+      pathFilter: (pathname) => serviceFor(pathname) !== undefined,
+      agent,
+      xfwd: true,
+      proxyTimeout: 30_000,
+      on: {
+        error: (err, _req, res) => {
+          logger.warn({ err }, 'service unreachable');
+          if ('writeHead' in res && !res.headersSent) {
+            res.writeHead(502, { 'content-type': 'application/json' });
+            res.end(JSON.stringify({ error: 'The service is unavailable. Please try again later.' }));
+          }
+        },
+      },
+    }),
+  );
+  app.use(['/api', '/external'], (_req, res) => {
+    res.status(404).json({ error: 'Not found' });
+  });
+
+  // The built storefront, with every other GET answered by its index page (client-side routes).
+  const index = path.join(config.FRONTEND_DIR, 'index.html');
+  app.use(express.static(config.FRONTEND_DIR, { index: false, maxAge: '1h' }));
+  app.get('/{*path}', (_req, res) => {
+    if (!fs.existsSync(index)) {
+      res.status(503).type('text').send('The storefront is not built yet: run `npm run build`.');
+      return;
+    }
+    res.setHeader('cache-control', 'no-cache');
+    res.sendFile(index);
+  });
+  return app;
+}

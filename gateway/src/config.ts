@@ -1,0 +1,40 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+const env = z.object({
+  NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  PORT: z.coerce.number().int().min(0).default(8080),
+  REDIS_URL: z.string().url().default('redis://127.0.0.1:6379'),
+  AUTH_URL: z.string().url().default('http://127.0.0.1:4001'),
+  WALLET_URL: z.string().url().default('http://127.0.0.1:4002'),
+  CATALOG_URL: z.string().url().default('http://127.0.0.1:4003'),
+  ORDERS_URL: z.string().url().default('http://127.0.0.1:4004'),
+  PAYMENTS_URL: z.string().url().default('http://127.0.0.1:4005'),
+  FRONTEND_DIR: z.string().default(path.resolve(__dirname, '../../frontend/dist')),
+  /** Express "trust proxy": which hops may set X-Forwarded-For. None by default, so clients cannot choose their address. */
+  TRUST_PROXY: z.string().default('false'),
+  AUTH_RATE_LIMIT: z.coerce.number().int().positive().default(10),
+  AUTH_RATE_WINDOW_SECONDS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(15 * 60),
+});
+
+export type GatewayConfig = z.infer<typeof env>;
+
+export function loadGatewayConfig(source: NodeJS.ProcessEnv = process.env): GatewayConfig {
+  const parsed = env.safeParse(source);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new Error(`invalid configuration:\n${lines.join('\n')}`);
+  }
+  return parsed.data;
+}
+
+export function trustProxySetting(value: string): boolean | number | string {
+  if (value === 'true') return true;
+  if (value === 'false') return false;
+  return /^\d+$/.test(value) ? Number(value) : value;
+}

@@ -1,0 +1,44 @@
+export type ServiceName = 'auth' | 'wallet' | 'catalog' | 'orders' | 'payments';
+
+/** Which service answers each path prefix of the spec's calls (spec §7, ARCHITECTURE "The contract"). */
+export const routingTable: Record<ServiceName, string[]> = {
+  auth: [
+    '/api/signup',
+    '/api/signin',
+    '/api/logout',
+    '/api/reset-password-request',
+    '/api/reset-password',
+    '/api/users',
+    '/api/create-admin',
+    '/api/discount',
+    '/api/userdiscount',
+  ],
+  wallet: ['/api/balance', '/api/debt', '/api/editdebt', '/api/profile'],
+  payments: ['/api/payments', '/api/waiting-payments', '/api/userpayment', '/api/debtpayment'],
+  catalog: [
+    '/api/categories',
+    '/api/custom-categories',
+    '/api/products',
+    '/api/custom-products',
+    '/api/create/category',
+    '/api/create/product',
+    '/api/update/product',
+    '/api/delete/product',
+    '/api/edit-custom-percentage',
+    '/api/edit-custom-products',
+    '/api/edit-custom-categories',
+    '/api/customproducts',
+    '/api/customcategories',
+    '/external/products',
+  ],
+  orders: ['/api/orders', '/external/neworder', '/external/Apiorders'],
+};
+
+const prefixes = Object.entries(routingTable).flatMap(([service, paths]) =>
+  paths.map((prefix) => ({ prefix, service: service as ServiceName })),
+);
+
+/** The service owning a path: a prefix matches itself and anything below it, never a longer name. */
+export function serviceFor(path: string): ServiceName | undefined {
+  return prefixes.find(({ prefix }) => path === prefix || path.startsWith(`${prefix}/`))?.service;
+}

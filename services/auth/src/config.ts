@@ -1,0 +1,30 @@
+import { loadConfig } from '@raseed/kit';
+import { z } from 'zod';
+
+export function loadAuthConfig(env: NodeJS.ProcessEnv = process.env) {
+  const config = loadConfig(
+    {
+      PORT: z.coerce.number().int().min(0).default(4001),
+      MONGO_DB: z.string().default('raseed_auth'),
+      ADMIN_EMAIL: z.string().email().default('admin@raseed.local'),
+      ADMIN_USERNAME: z.string().min(1).default('admin'),
+      ADMIN_PASSWORD: z.string().min(8, 'ADMIN_PASSWORD must be at least 8 characters').optional(),
+      COOKIE_SECURE: z.enum(['true', 'false']).optional(),
+      RESET_TOKEN_TTL_MINUTES: z.coerce.number().int().positive().default(60),
+    },
+    env,
+  );
+  if (!config.ADMIN_PASSWORD && config.NODE_ENV === 'production') {
+    throw new Error('invalid configuration:\n  ADMIN_PASSWORD: required');
+  }
+  return {
+    ...config,
+    ADMIN_PASSWORD: config.ADMIN_PASSWORD ?? 'raseed-admin-password',
+    // Secure cookies need https; default to whatever the public address uses.
+    COOKIE_SECURE: config.COOKIE_SECURE
+      ? config.COOKIE_SECURE === 'true'
+      : config.PUBLIC_URL.startsWith('https:'),
+  };
+}
+
+export type AuthConfig = ReturnType<typeof loadAuthConfig>;

@@ -1,0 +1,181 @@
+import { createEvent, outboxPlugin, toDollars, withEvents, type Role } from '@raseed/kit';
+import {
+  Schema,
+  Types,
+  type Connection,
+  type HydratedDocument,
+  type InferSchemaType,
+  type Model,
+} from 'mongoose';
+
+const userSchema = new Schema(
+  {
+    username: { type: String, required: true },
+    // Uniqueness ignores case: "Sara" and "sara" are one name.
+    usernameKey: { type: String, required: true, unique: true },
+    email: { type: String, required: true, unique: true },
+    phone: { type: String, default: '' },
+    passwordHash: { type: String, select: false },
+    role: { type: String, enum: ['admin', 'user'], default: 'user', required: true },
+    percentage: { type: Number, default: null },
+    percentageSetAt: { type: Date, default: null },
+    /** The user's confirmed payments total (micro-dollars) when the discount was last set. */
+    lastSales: { type: Number, default: 0 },
+    deletedAt: { type: Date, default: null },
+  },
+  { timestamps: true, versionKey: false },
+);
+userSchema.plugin(outboxPlugin);
+userSchema.index({ role: 1, deletedAt: 1 });
+userSchema.index({ createdAt: -1 });
+
+export type User = InferSchemaType<typeof userSchema> & { _id: Types.ObjectId; createdAt: Date };
+export type UserModel = Model<User>;
+export type UserDocument = HydratedDocument<User>;
+
+export function userModel(conn: Connection): UserModel {
+  return (conn.models.User as UserModel | undefined) ?? conn.model<User>('User', userSchema, 'users');
+}
+
+const SOURCE = 'auth';
+const active = { deletedAt: null };
+
+/** The user as the admin screens read it (spec §3, admin view). */
+export function toAdminView(user: User) {
+  return {
+    id: user._id.toString(),
+    username: user.username,
+    email: user.email,
+    phone: user.phone,
+    role: user.role,
+    created_at: user.createdAt,
+    percentage: user.percentage ?? null,
+    percentage_set_at: user.percentageSetAt ?? null,
+    lastsales: toDollars(user.lastSales ?? 0),
+  };
+}
+
+export class UserStore {
+  constructor(readonly users: UserModel) {}
+
+  /** Inserts the user and its user.registered event in one write. Throws a duplicate-key error on a taken name or e-mail. */
+  async register(input: {
+    username: string;
+    email: string;
+    phone: string;
+    passwordHash: string;
+    role: Role;
+  }) {
+    const _id = new Types.ObjectId();
+    const createdAt = new Date();
+    const event = createEvent(SOURCE, 'user.registered', _id.toString(), {
+      userId: _id.toString(),
+      username: input.username,
+      email: input.email,
+      phone: input.phone,
+      role: input.role,
+      createdAt: createdAt.toISOString(),
+    });
+    await this.users.create({
+      _id,
+      ...input,
+      usernameKey: input.username.toLowerCase(),
+      createdAt,
+      outbox: [event],
+    });
+    return _id.toString();
+  }
+
+  findByEmailWithPassword(email: string) {
+    return this.users
+      .findOne({ email, ...active })
+      .select('+passwordHash')
+      .lean<User>();
+  }
+
+  findByEmail(email: string) {
+    return this.users.findOne({ email, ...active }).lean<User>();
+  }
+
+  findById(id: string) {
+    return this.users.findOne({ _id: id, ...active }).lean<User>();
+  }
+
+  async hasAdmin(): Promise<boolean> {
+    return (await this.users.exists({ role: 'admin', ...active })) !== null;
+  }
+
+  countAdmins(): Promise<number> {
+    return this.users.countDocuments({ role: 'admin', ...active });
+  }
+
+  count(): Promise<number> {
+    return this.users.countDocuments(active);
+  }
+
+  async page(page: number, limit: number) {
+    const [users, total] = await Promise.all([
+      this.users
+        .find(active)
+        .sort({ createdAt: -1, _id: -1 })
+        .skip((page - 1) * limit)
+        .limit(limit)
+        .lean<User[]>(),
+      this.count(),
+    ]);
+    return { users, total };
+  }
+
+  /** Users whose name, e-mail or phone contains the text, ignoring case. */
+  search(pattern: string, limit = 50) {
+    const match = { $regex: pattern, $options: 'i' };
+    return this.users
+      .find({ ...active, $or: [{ username: match }, { email: match }, { phone: match }] })
+      .sort({ createdAt: -1 })
+      .limit(limit)
+      .lean<User[]>();
+  }
+
+  async setPassword(id: string, passwordHash: string): Promise<boolean> {
+    const result = await this.users.updateOne({ _id: id, ...active }, { $set: { passwordHash } });
+    return result.matchedCount === 1;
+  }
+
+  async setDiscount(id: string, percentage: number | null, lastSalesMicros: number | undefined) {
+    const setAt = new Date();
+    const event = createEvent(SOURCE, 'user.discount-changed', id, {
+      userId: id,
+      percentage,
+      setAt: setAt.toISOString(),
+    });
+    const set: Record<string, unknown> = { percentage, percentageSetAt: percentage === null ? null : setAt };
+    if (lastSalesMicros !== undefined) set.lastSales = lastSalesMicros;
+    const result = await this.users.updateOne({ _id: id, ...active }, { $set: set, ...withEvents(event) });
+    return result.matchedCount === 1;
+  }
+
+  /**
+   * Deletes the account: personal data is erased and the name and e-mail freed, while
+   * the record stays as a tombstone that carries the user.deleted event out.
+   */
+  async delete(id: string): Promise<boolean> {
+    const event = createEvent(SOURCE, 'user.deleted', id, { userId: id });
+    const tombstone = `deleted-${id}`;
+    const result = await this.users.updateOne(
+      { _id: id, ...active },
+      {
+        $set: {
+          deletedAt: new Date(),
+          username: tombstone,
+          usernameKey: tombstone,
+          email: `${tombstone}@deleted.invalid`,
+          phone: '',
+          passwordHash: '',
+          percentage: null,
+        },
+        ...withEvents(event),
+      },
+    );
+    return result.matchedCount === 1;
+  }
+}

@@ -1,0 +1,17 @@
+import type { Logger } from '@raseed/kit';
+import type { Queue } from 'bullmq';
+import type { AuthConfig } from './config';
+import type { ResetStore } from './data/resets';
+import type { UserStore } from './data/users';
+import type { Email } from './jobs/email';
+
+/** What the routes of the auth service work with. */
+export interface AuthDeps {
+  config: AuthConfig;
+  users: UserStore;
+  resets: ResetStore;
+  emails: Queue<Email>;
+  logger: Logger;
+  /** Tells the outbox relay that an event is waiting. */
+  published: () => void;
+}

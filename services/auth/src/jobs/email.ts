@@ -1,0 +1,46 @@
+import { createQueue, createWorker, type Logger } from '@raseed/kit';
+import type IORedis from 'ioredis';
+import nodemailer from 'nodemailer';
+
+export interface Email {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+}
+
+export const EMAIL_QUEUE = 'auth-email';
+
+export function emailQueue(redis: IORedis) {
+  return createQueue<Email>(EMAIL_QUEUE, redis);
+}
+
+/** Delivers queued e-mails over SMTP; a failed delivery is retried with backoff by BullMQ. */
+export function startEmailWorker(redis: IORedis, smtpUrl: string, from: string, logger: Logger) {
+  const transport = nodemailer.createTransport(smtpUrl);
+  const worker = createWorker<Email>(
+    EMAIL_QUEUE,
+    async (job) => {
+      await transport.sendMail({ from, ...job.data });
+    },
+    redis,
+    logger,
+  );
+  return async () => {
+    await worker.close();
+    transport.close();
+  };
+}
+
+export function resetPasswordEmail(to: string, username: string, link: string): Email {
+  return {
+    to,
+    subject: 'Reset your Raseed password',
+    text: `Hello ${username},\n\nUse this link within one hour to choose a new password:\n${link}\n\nIf you did not ask for this, ignore this e-mail.`,
+    html: `<p>Hello ${escapeHtml(username)},</p><p>Use this link within one hour to choose a new password:</p><p><a href="${escapeHtml(link)}">${escapeHtml(link)}</a></p><p>If you did not ask for this, ignore this e-mail.</p>`,
+  };
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}

@@ -1,0 +1,90 @@
+import { parseInput, SESSION_COOKIE, signSession, unauthorized, badRequest } from '@raseed/kit';
+import { Router, type CookieOptions } from 'express';
+import type { AuthDeps } from '../deps';
+import { registerAccount } from '../domain/accounts';
+import { hashPassword, hashResetToken, newResetToken, verifyPassword } from '../domain/passwords';
+import { accountSchema, resetRequestSchema, resetSchema, signInSchema, texts } from '../domain/rules';
+import { resetPasswordEmail } from '../jobs/email';
+
+/** Sign-up, sign-in, logout and password reset (spec §2 sign-in screens, §7). */
+export function sessionRoutes(deps: AuthDeps): Router {
+  const { config, users, resets } = deps;
+  const router = Router();
+  const cookie: CookieOptions = {
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: config.COOKIE_SECURE,
+    path: '/',
+  };
+
+  router.post('/api/signup', async (req, res) => {
+    const failed = { signupStatus: false };
+    const input = parseInput(accountSchema, req.body, failed);
+    await registerAccount(users, input, 'user', failed);
+    deps.published();
+    res.status(201).json({ signupStatus: true, message: 'Registration successful! Please sign in.' });
+  });
+
+  router.post('/api/signin', async (req, res) => {
+    const failed = { signInStatus: false };
+    const { email, password } = parseInput(signInSchema, req.body, failed);
+    const user = await users.findByEmailWithPassword(email);
+    if (!(await verifyPassword(user?.passwordHash ?? undefined, password)) || !user) {
+      throw unauthorized('Invalid email or password', failed);
+    }
+    const token = signSession(
+      {
+        id: user._id.toString(),
+        username: user.username,
+        email: user.email,
+        role: user.role,
+        phone: user.phone,
+        percentage: user.percentage ?? null,
+      },
+      config.JWT_SECRET,
+      config.JWT_TTL_SECONDS,
+    );
+    res.cookie(SESSION_COOKIE, token, { ...cookie, maxAge: config.JWT_TTL_SECONDS * 1000 });
+    res.json({ signInStatus: true, token, message: 'Sign in successful!' });
+  });
+
+  router.post('/api/logout', (_req, res) => {
+    res.clearCookie(SESSION_COOKIE, cookie);
+    res.json({ message: 'Logged out successfully' });
+  });
+
+  // The answer is the same whether or not the address has an account.
+  router.post('/api/reset-password-request', async (req, res) => {
+    const { email } = parseInput(resetRequestSchema, req.body, { status: false });
+    const user = await users.findByEmail(email);
+    if (user) {
+      const { token, hash } = newResetToken();
+      const resetId = await resets.create(user._id.toString(), hash, config.RESET_TOKEN_TTL_MINUTES);
+      const link = `${config.PUBLIC_URL}/reset-password/${token}`;
+      await deps.emails.add('reset-password', resetPasswordEmail(user.email, user.username, link), {
+        jobId: `reset-${resetId}`,
+        // The job holds a live link; keep it out of Redis once delivered.
+        removeOnComplete: true,
+      });
+    }
+    await resets.purgeExpired();
+    res.json({ status: true, message: texts.resetSent });
+  });
+
+  router.post('/api/reset-password/:token', async (req, res) => {
+    const failed = { status: false };
+    const { newPassword } = parseInput(resetSchema, req.body, failed);
+    const token = req.params.token;
+    if (!/^[\w-]{20,100}$/.test(token)) throw badRequest(texts.resetFailed, failed);
+    const userId = await resets.consume(hashResetToken(token));
+    if (!userId || !(await users.setPassword(userId, await hashPassword(newPassword)))) {
+      throw badRequest(texts.resetFailed, {
+        ...failed,
+        message: 'This reset link is invalid, used or expired.',
+      });
+    }
+    res.json({ status: true, message: texts.resetDone });
+  });
+
+  return router;
+}

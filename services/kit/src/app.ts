@@ -1,0 +1,106 @@
+import { randomUUID } from 'node:crypto';
+import cookieParser from 'cookie-parser';
+import express, { type ErrorRequestHandler, type Express, type Router } from 'express';
+import helmet from 'helmet';
+import mongoose from 'mongoose';
+import { pinoHttp } from 'pino-http';
+import { authenticate } from './auth';
+import { HttpError } from './errors';
+import type { Logger } from './logger';
+
+export type ReadinessCheck = () => Promise<boolean>;
+
+export interface AppOptions {
+  logger: Logger;
+  jwtSecret: string;
+  routes: Router;
+  readiness: Record<string, ReadinessCheck>;
+  bodyLimit?: string;
+}
+
+const REQUEST_ID = /^[\w-]{8,128}$/;
+
+/** The Express app every service shares: security headers, logs, body limits, session, health, errors. */
+export function createApp({
+  logger,
+  jwtSecret,
+  routes,
+  readiness,
+  bodyLimit = '100kb',
+}: AppOptions): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', 'loopback, uniquelocal');
+  app.use(helmet());
+  app.use(
+    pinoHttp({
+      logger,
+      genReqId: (req, res) => {
+        const incoming = req.headers['x-request-id'];
+        const id = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+        res.setHeader('x-request-id', id);
+        return id;
+      },
+      autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' },
+      serializers: {
+        req: (req: { id: unknown; method: string; url: string }) => ({
+          id: req.id,
+          method: req.method,
+          url: req.url,
+        }),
+        res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+      },
+    }),
+  );
+
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  app.get('/readyz', async (_req, res) => {
+    const results = await Promise.all(
+      Object.entries(readiness).map(
+        async ([name, check]) => [name, await check().catch(() => false)] as const,
+      ),
+    );
+    const ready = results.every(([, ok]) => ok);
+    res.status(ready ? 200 : 503).json({
+      status: ready ? 'ready' : 'not ready',
+      checks: Object.fromEntries(results.map(([name, ok]) => [name, ok ? 'up' : 'down'])),
+    });
+  });
+
+  app.use(express.json({ limit: bodyLimit }));
+  app.use(cookieParser());
+  app.use(authenticate(jwtSecret));
+  app.use(routes);
+  app.use((_req, res) => {
+    res.status(404).json({ error: 'Not found' });
+  });
+  app.use(errorMapper(logger));
+  return app;
+}
+
+function errorMapper(logger: Logger): ErrorRequestHandler {
+  return (err: unknown, req, res, _next) => {
+    const { status, body } = toAnswer(err);
+    if (status >= 500) (req.log ?? logger).error({ err }, 'request failed');
+    if (res.headersSent) return;
+    res.status(status).json(body);
+  };
+}
+
+function toAnswer(err: unknown): { status: number; body: Record<string, unknown> } {
+  if (err instanceof HttpError) return { status: err.status, body: { ...err.fields, error: err.message } };
+  if (err instanceof mongoose.Error.CastError || err instanceof mongoose.Error.ValidationError) {
+    return { status: 400, body: { error: 'Invalid request' } };
+  }
+  const e = err as { type?: string; status?: number; statusCode?: number; message?: string };
+  // body-parser's errors carry a type and a 4xx status.
+  if (e.type === 'entity.parse.failed') return { status: 400, body: { error: 'Malformed JSON body' } };
+  if (e.type === 'entity.too.large') return { status: 413, body: { error: 'Request body is too large' } };
+  const status = e.status ?? e.statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    return { status, body: { error: e.message ?? 'Bad request' } };
+  }
+  return { status: 500, body: { error: 'Internal server error' } };
+}

@@ -1,0 +1,97 @@
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import jwt from 'jsonwebtoken';
+import { forbidden, unauthorized } from './errors';
+
+export type Role = 'admin' | 'user';
+
+/** The session claims the spec's client reads from the token. */
+export interface SessionUser {
+  id: string;
+  username: string;
+  email: string;
+  role: Role;
+  phone: string;
+  percentage: number | null;
+  authorized: true;
+}
+
+declare module 'express-serve-static-core' {
+  interface Request {
+    user?: SessionUser;
+  }
+}
+
+export const SESSION_COOKIE = 'token';
+
+export function signSession(
+  user: Omit<SessionUser, 'authorized'>,
+  secret: string,
+  ttlSeconds: number,
+): string {
+  const claims: SessionUser = { ...user, authorized: true };
+  return jwt.sign(claims, secret, { algorithm: 'HS256', expiresIn: ttlSeconds });
+}
+
+export function verifySession(token: string, secret: string): SessionUser | null {
+  try {
+    const claims = jwt.verify(token, secret, { algorithms: ['HS256'] });
+    if (typeof claims !== 'object' || claims === null) return null;
+    const { id, username, email, role, phone, percentage, authorized } = claims as Record<string, unknown>;
+    if (typeof id !== 'string' || authorized !== true || (role !== 'admin' && role !== 'user')) return null;
+    return {
+      id,
+      username: String(username),
+      email: String(email),
+      role,
+      phone: String(phone ?? ''),
+      percentage: typeof percentage === 'number' ? percentage : null,
+      authorized: true,
+    };
+  } catch {
+    return null;
+  }
+}
+
+/** Reads the session from the `token` cookie, or from an `Authorization: Bearer` header. */
+export function sessionFrom(req: Request, secret: string): SessionUser | null {
+  const cookies = req.cookies as Record<string, unknown> | undefined;
+  const cookie = cookies?.[SESSION_COOKIE];
+  const header = req.headers.authorization;
+  const token =
+    typeof cookie === 'string' && cookie
+      ? cookie
+      : header?.startsWith('Bearer ')
+        ? header.slice(7)
+        : undefined;
+  return token ? verifySession(token, secret) : null;
+}
+
+/** Sets `req.user` when the request carries a valid session; never rejects by itself. */
+export function authenticate(secret: string): RequestHandler {
+  return (req, _res, next) => {
+    req.user = sessionFrom(req, secret) ?? undefined;
+    next();
+  };
+}
+
+export function currentUser(req: Request): SessionUser {
+  if (!req.user) throw unauthorized();
+  return req.user;
+}
+
+export const requireUser: RequestHandler = (req: Request, _res: Response, next: NextFunction) => {
+  currentUser(req);
+  next();
+};
+
+export const requireAdmin: RequestHandler = (req: Request, _res: Response, next: NextFunction) => {
+  if (currentUser(req).role !== 'admin') throw forbidden();
+  next();
+};
+
+/** Admins may act on anyone; a user only on their own id. */
+export function assertSelfOrAdmin(req: Request, userId: string, message?: string): SessionUser {
+  const user = currentUser(req);
+  if (user.role !== 'admin' && user.id !== userId) throw forbidden(message);
+  return user;
+}

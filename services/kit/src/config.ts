@@ -1,0 +1,53 @@
+import { z } from 'zod';
+
+/** The environment contract shared by every service; defaults match the local infrastructure (infra/). */
+export const baseEnv = z.object({
+  NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  MONGO_URL: z.string().url().default('mongodb://127.0.0.1:27017'),
+  KAFKA_BROKERS: z
+    .string()
+    .default('127.0.0.1:9092')
+    .transform((s) => s.split(',').map((b) => b.trim())),
+  REDIS_URL: z.string().url().default('redis://127.0.0.1:6379'),
+  S3_ENDPOINT: z.string().url().default('http://127.0.0.1:9000'),
+  S3_ACCESS_KEY: z.string().default('raseed'),
+  S3_SECRET_KEY: z.string().default('raseed-secret'),
+  S3_BUCKET: z.string().default('raseed'),
+  SMTP_URL: z.string().url().default('smtp://127.0.0.1:1025'),
+  MAIL_FROM: z.string().default('Raseed <no-reply@raseed.app>'),
+  SUPPLIER_URL: z.string().url().default('http://127.0.0.1:4100'),
+  PUBLIC_URL: z.string().url().default('http://localhost:8080'),
+  JWT_SECRET: z.string().min(32, 'JWT_SECRET must be at least 32 characters').optional(),
+  JWT_TTL_SECONDS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(7 * 24 * 3600),
+  OUTBOX_POLL_MS: z.coerce.number().int().positive().default(200),
+});
+
+const DEV_JWT_SECRET = 'raseed-local-development-secret-not-for-production';
+
+export type BaseConfig = Omit<z.infer<typeof baseEnv>, 'JWT_SECRET'> & { JWT_SECRET: string };
+
+/**
+ * Reads and validates the environment once at start. A bad value stops the process
+ * with one line per problem rather than failing later on first use.
+ */
+export function loadConfig<T extends z.ZodRawShape>(
+  extra: T,
+  env: NodeJS.ProcessEnv = process.env,
+): BaseConfig & z.infer<z.ZodObject<T>> {
+  const parsed = baseEnv.extend(extra).safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new Error(`invalid configuration:\n${lines.join('\n')}`);
+  }
+  const config = parsed.data as z.infer<typeof baseEnv> & z.infer<z.ZodObject<T>>;
+  if (!config.JWT_SECRET) {
+    if (config.NODE_ENV === 'production') throw new Error('invalid configuration:\n  JWT_SECRET: required');
+    config.JWT_SECRET = DEV_JWT_SECRET;
+  }
+  return config as BaseConfig & z.infer<z.ZodObject<T>>;
+}

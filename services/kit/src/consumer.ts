@@ -1,0 +1,60 @@
+import type { Kafka } from 'kafkajs';
+import type { Connection } from 'mongoose';
+import { Schema, type InferSchemaType, type Model } from 'mongoose';
+import { parseEvent, type EventEnvelope, type EventType } from './events';
+import type { Logger } from './logger';
+import { isDuplicateKey } from './mongo';
+
+export type EventHandlers = {
+  [T in EventType]?: (event: EventEnvelope<T>) => Promise<void>;
+};
+
+const processedSchema = new Schema({ _id: String, type: String, at: Date }, { versionKey: false });
+
+function processedEvents(mongo: Connection) {
+  type Processed = InferSchemaType<typeof processedSchema>;
+  return (
+    (mongo.models.ProcessedEvent as Model<Processed> | undefined) ??
+    mongo.model<Processed>('ProcessedEvent', processedSchema, 'processed_events')
+  );
+}
+
+/**
+ * Runs a consumer group over the topics of the given handlers. Each event is applied
+ * once per group: its id is remembered after the handler succeeds, and a redelivered
+ * event with a remembered id is skipped. Handlers are written to be safe to repeat,
+ * which covers a crash between the effect and the remembering.
+ */
+export async function startConsumer(options: {
+  kafka: Kafka;
+  groupId: string;
+  mongo: Connection;
+  handlers: EventHandlers;
+  logger: Logger;
+  fromBeginning?: boolean;
+}): Promise<() => Promise<void>> {
+  const { kafka, groupId, mongo, handlers, logger } = options;
+  const processed = processedEvents(mongo);
+  const consumer = kafka.consumer({ groupId });
+  await consumer.connect();
+  await consumer.subscribe({ topics: Object.keys(handlers), fromBeginning: options.fromBeginning ?? true });
+  await consumer.run({
+    eachMessage: async ({ topic, message }) => {
+      const event = parseEvent(message.value?.toString() ?? '');
+      if (!event) {
+        logger.error({ topic, offset: message.offset }, 'skipping a message that is not a valid event');
+        return;
+      }
+      const marker = `${groupId}:${event.id}`;
+      if (await processed.exists({ _id: marker })) return;
+      const handle = handlers[event.type] as ((e: EventEnvelope) => Promise<void>) | undefined;
+      await handle?.(event);
+      try {
+        await processed.create({ _id: marker, type: event.type, at: new Date() });
+      } catch (err) {
+        if (!isDuplicateKey(err)) throw err;
+      }
+    },
+  });
+  return () => consumer.disconnect();
+}

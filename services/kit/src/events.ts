@@ -1,0 +1,82 @@
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+
+/**
+ * Every event the services exchange, one schema each. Producers validate before an
+ * event enters the outbox and consumers validate again on arrival. Each event type
+ * has a Kafka topic of the same name; the message key is the user id, so one user's
+ * events stay in order.
+ */
+const userId = z.string().min(1);
+
+export const eventSchemas = {
+  'user.registered': z.object({
+    userId,
+    username: z.string(),
+    email: z.string(),
+    phone: z.string(),
+    role: z.enum(['admin', 'user']),
+    createdAt: z.string(),
+  }),
+  'user.deleted': z.object({ userId }),
+  'user.discount-changed': z.object({
+    userId,
+    percentage: z.number().positive().max(100).nullable(),
+    setAt: z.string(),
+  }),
+} as const;
+
+export type EventType = keyof typeof eventSchemas;
+export type EventData<T extends EventType> = z.infer<(typeof eventSchemas)[T]>;
+
+export interface EventEnvelope<T extends EventType = EventType> {
+  id: string;
+  type: T;
+  occurredAt: string;
+  source: string;
+  key: string;
+  data: EventData<T>;
+}
+
+export const EVENT_TYPES = Object.keys(eventSchemas) as EventType[];
+
+export function createEvent<T extends EventType>(
+  source: string,
+  type: T,
+  key: string,
+  data: EventData<T>,
+): EventEnvelope<T> {
+  return {
+    id: randomUUID(),
+    type,
+    occurredAt: new Date().toISOString(),
+    source,
+    key,
+    data: eventSchemas[type].parse(data) as EventData<T>,
+  };
+}
+
+const envelopeSchema = z.object({
+  id: z.string().min(1),
+  type: z.string(),
+  occurredAt: z.string(),
+  source: z.string(),
+  key: z.string(),
+  data: z.unknown(),
+});
+
+/** Parses a message from Kafka; returns null for anything that is not a valid, known event. */
+export function parseEvent(raw: string): EventEnvelope | null {
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch {
+    return null;
+  }
+  const envelope = envelopeSchema.safeParse(json);
+  if (!envelope.success || !(envelope.data.type in eventSchemas)) return null;
+  const type = envelope.data.type as EventType;
+  const data = eventSchemas[type].safeParse(envelope.data.data);
+  if (!data.success) return null;
+  return { ...envelope.data, type, data: data.data } as EventEnvelope;
+}

@@ -1,0 +1,16 @@
+import mongoose, { type Connection } from 'mongoose';
+
+// Request input reaches queries only after schema validation into plain strings and numbers,
+// so an operator object such as {"$gt": ""} never becomes part of a filter.
+// A filter on a path the schema lacks is a bug; fail loudly rather than match everything.
+mongoose.set('strictQuery', 'throw');
+
+export async function connectMongo(url: string, dbName: string): Promise<Connection> {
+  const conn = mongoose.createConnection(url, { dbName, serverSelectionTimeoutMS: 10_000, maxPoolSize: 20 });
+  await conn.asPromise();
+  return conn;
+}
+
+export function isDuplicateKey(err: unknown): err is { code: 11000; keyPattern?: Record<string, unknown> } {
+  return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === 11000;
+}

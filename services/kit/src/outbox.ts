@@ -1,0 +1,160 @@
+import type { Kafka, Producer } from 'kafkajs';
+import { Schema, type Model } from 'mongoose';
+import { EVENT_TYPES, type EventEnvelope } from './events';
+import { ensureTopics } from './kafka';
+import type { Logger } from './logger';
+
+/**
+ * The outbox lives inside the document whose change it announces: the change and its
+ * events are one single-document write, which is atomic on any MongoDB-compatible
+ * store (no multi-document transactions needed). The relay publishes pending events
+ * and then removes them from the document; consumers drop the rare duplicate by id
+ * (a relay that stops between publishing and removing sends the batch again).
+ */
+export function outboxPlugin(schema: Schema): void {
+  schema.add({ outbox: { type: [Schema.Types.Mixed], default: undefined, select: false } });
+}
+
+/** The update fragment that records events together with a change: `{ ...change, ...withEvents(e) }`. */
+export function withEvents(...events: EventEnvelope[]): { $push: { outbox: { $each: EventEnvelope[] } } } {
+  return { $push: { outbox: { $each: events } } };
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the relay drains any model that uses the plugin
+type OutboxModel = Model<any>;
+
+interface PendingDocument {
+  _id: unknown;
+  outbox?: EventEnvelope[];
+}
+
+export class OutboxRelay {
+  private producer: Producer;
+  private connected = false;
+  private topicsReady = false;
+  private running = false;
+  private loop?: Promise<void>;
+  private wake?: () => void;
+
+  private readonly models: OutboxModel[] = [];
+
+  constructor(
+    private readonly kafka: Kafka,
+    private readonly logger: Logger,
+    private readonly pollMs = 200,
+    private readonly batchSize = 100,
+  ) {
+    this.producer = kafka.producer({
+      idempotent: true,
+      maxInFlightRequests: 1,
+      allowAutoTopicCreation: true,
+    });
+    this.producer.on(this.producer.events.DISCONNECT, () => {
+      this.connected = false;
+    });
+  }
+
+  /** Adds models whose documents carry outbox entries. */
+  watch(...models: OutboxModel[]): void {
+    this.models.push(...models);
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.loop = this.run();
+  }
+
+  /** Publishes without waiting for the next poll, for example right after a write. */
+  nudge(): void {
+    this.wake?.();
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    this.nudge();
+    await this.loop;
+    await this.producer.disconnect().catch(() => undefined);
+  }
+
+  private async run(): Promise<void> {
+    let failures = 0;
+    while (this.running) {
+      let published = 0;
+      try {
+        published = await this.drainOnce();
+        failures = 0;
+      } catch (err) {
+        failures++;
+        this.connected = false;
+        this.logger.warn({ err, failures }, 'outbox relay could not publish; will retry');
+      }
+      if (published === 0 && this.running) {
+        await this.sleep(failures ? Math.min(5000, this.pollMs * 2 ** failures) : this.pollMs);
+      }
+    }
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.wake = done;
+    });
+  }
+
+  /** Publishes one batch of pending events from every model; returns how many were sent. */
+  async drainOnce(): Promise<number> {
+    let sent = 0;
+    for (const model of this.models) {
+      const docs = await model
+        .find({ 'outbox.0': { $exists: true } })
+        .select('+outbox')
+        .limit(this.batchSize)
+        .lean<PendingDocument[]>();
+      const events = docs.flatMap((doc) => doc.outbox ?? []);
+      if (events.length === 0) continue;
+      await this.publish(events);
+      // New events are only ever appended, so what was published is the head of each outbox.
+      // Removing it one checked entry at a time leaves events written meanwhile in place,
+      // and needs no more than $pop (a compatible store may lack conditional $pull).
+      for (const doc of docs) {
+        for (const event of doc.outbox ?? []) {
+          await model.updateOne({ _id: doc._id, 'outbox.0.id': event.id }, { $pop: { outbox: -1 } });
+        }
+      }
+      sent += events.length;
+    }
+    return sent;
+  }
+
+  private async publish(events: EventEnvelope[]): Promise<void> {
+    if (!this.connected) {
+      await this.producer.connect();
+      this.connected = true;
+    }
+    if (!this.topicsReady) {
+      const admin = this.kafka.admin();
+      await admin.connect();
+      try {
+        await ensureTopics(admin, EVENT_TYPES);
+      } finally {
+        await admin.disconnect();
+      }
+      this.topicsReady = true;
+    }
+    const byTopic = new Map<string, { key: string; value: string; headers: Record<string, string> }[]>();
+    for (const event of events) {
+      const messages = byTopic.get(event.type) ?? [];
+      messages.push({ key: event.key, value: JSON.stringify(event), headers: { 'event-id': event.id } });
+      byTopic.set(event.type, messages);
+    }
+    await this.producer.sendBatch({
+      acks: -1,
+      topicMessages: [...byTopic].map(([topic, messages]) => ({ topic, messages })),
+    });
+  }
+}

@@ -1,0 +1,41 @@
+import { Queue, Worker, type JobsOptions, type Processor } from 'bullmq';
+import IORedis from 'ioredis';
+import type { Logger } from './logger';
+
+/** BullMQ needs blocking commands to wait forever, so requests are never retried per call. */
+export function redisConnection(url: string): IORedis {
+  return new IORedis(url, { maxRetriesPerRequest: null, enableReadyCheck: true });
+}
+
+export const defaultJobOptions: JobsOptions = {
+  attempts: 5,
+  backoff: { type: 'exponential', delay: 1000 },
+  removeOnComplete: { count: 1000 },
+  removeOnFail: { count: 5000 },
+};
+
+export function createQueue<T>(name: string, connection: IORedis, prefix = 'raseed'): Queue<T> {
+  return new Queue<T>(name, { connection, prefix, defaultJobOptions });
+}
+
+export function createWorker<T>(
+  name: string,
+  processor: Processor<T>,
+  connection: IORedis,
+  logger: Logger,
+  options: { concurrency?: number; prefix?: string } = {},
+): Worker<T> {
+  // A worker blocks its connection while waiting for jobs, so it gets one of its own.
+  const own = connection.duplicate();
+  const worker = new Worker<T>(name, processor, {
+    connection: own,
+    prefix: options.prefix ?? 'raseed',
+    concurrency: options.concurrency ?? 4,
+  });
+  worker.on('failed', (job, err) =>
+    logger.warn({ queue: name, jobId: job?.id, attempt: job?.attemptsMade, err }, 'job failed'),
+  );
+  worker.on('error', (err) => logger.error({ queue: name, err }, 'worker error'));
+  worker.on('closed', () => void own.quit().catch(() => undefined));
+  return worker;
+}

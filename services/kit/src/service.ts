@@ -1,0 +1,141 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Express, Router } from 'express';
+import type IORedis from 'ioredis';
+import type { Kafka } from 'kafkajs';
+import type { Connection } from 'mongoose';
+import { createApp, type ReadinessCheck } from './app';
+import type { BaseConfig } from './config';
+import { createKafka } from './kafka';
+import { createLogger, type Logger } from './logger';
+import { connectMongo } from './mongo';
+import { OutboxRelay } from './outbox';
+import { redisConnection } from './queue';
+
+export interface ServiceConfig extends BaseConfig {
+  PORT: number;
+  MONGO_DB: string;
+}
+
+/** The connections a service's parts are built from. */
+export interface ServiceContext<C extends ServiceConfig = ServiceConfig> {
+  name: string;
+  config: C;
+  logger: Logger;
+  mongo: Connection;
+  redis: IORedis;
+  kafka: Kafka;
+  /** Tells the outbox relay that a write just recorded events, so it publishes them now. */
+  eventsRecorded(): void;
+  /** Registers work to close on stop; closed in reverse order after HTTP has drained. */
+  onStop(close: () => Promise<unknown>): void;
+}
+
+export interface ServiceParts {
+  routes: Router;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any model carrying the outbox plugin
+  outbox?: import('mongoose').Model<any>[];
+  readiness?: Record<string, ReadinessCheck>;
+}
+
+export interface RunningService {
+  app: Express;
+  server: Server;
+  url: string;
+  context: ServiceContext;
+  relay: OutboxRelay;
+  stop(): Promise<void>;
+}
+
+/** Connects to the infrastructure, builds the service's parts, and starts HTTP and the outbox relay. */
+export async function startService<C extends ServiceConfig>(
+  name: string,
+  config: C,
+  build: (ctx: ServiceContext<C>) => Promise<ServiceParts>,
+): Promise<RunningService> {
+  const logger = createLogger(name, config.LOG_LEVEL);
+  const closers: (() => Promise<unknown>)[] = [];
+  const mongo = await connectMongo(config.MONGO_URL, config.MONGO_DB);
+  closers.push(() => mongo.close());
+  const redis = redisConnection(config.REDIS_URL);
+  closers.push(() => redis.quit());
+  const kafka = createKafka(name, config.KAFKA_BROKERS, logger);
+  const relay = new OutboxRelay(kafka, logger.child({ component: 'outbox' }), config.OUTBOX_POLL_MS);
+  const ctx: ServiceContext<C> = {
+    name,
+    config,
+    logger,
+    mongo,
+    redis,
+    kafka,
+    eventsRecorded: () => relay.nudge(),
+    onStop: (c) => closers.push(c),
+  };
+
+  const parts = await build(ctx);
+  relay.watch(...(parts.outbox ?? []));
+  relay.start();
+  closers.push(() => relay.stop());
+
+  const app = createApp({
+    logger,
+    jwtSecret: config.JWT_SECRET,
+    routes: parts.routes,
+    readiness: {
+      mongo: async () => mongo.readyState === 1,
+      redis: async () => (await redis.ping()) === 'PONG',
+      ...parts.readiness,
+    },
+  });
+  const server = app.listen(config.PORT, '0.0.0.0');
+  await new Promise<void>((resolve, reject) => {
+    server.once('listening', resolve);
+    server.once('error', reject);
+  });
+  const port = (server.address() as AddressInfo).port;
+  logger.info({ port }, `${name} listening`);
+
+  let stopping: Promise<void> | undefined;
+  const stop = () =>
+    (stopping ??= (async () => {
+      // Stop accepting, let in-flight requests finish, then close what they used.
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+        setTimeout(() => server.closeAllConnections(), 10_000).unref();
+      });
+      for (const close of closers.reverse()) {
+        await close().catch((err: unknown) => logger.warn({ err }, 'error while closing'));
+      }
+    })());
+
+  return {
+    app,
+    server,
+    url: `http://127.0.0.1:${port}`,
+    context: ctx as unknown as ServiceContext,
+    relay,
+    stop,
+  };
+}
+
+/** The entry point of a service process: starts it and stops it gracefully on SIGTERM or SIGINT. */
+export function runMain(start: () => Promise<RunningService>): void {
+  start().then(
+    (service) => {
+      const shutdown = (signal: string) => {
+        service.context.logger.info({ signal }, 'shutting down');
+        service.stop().then(
+          () => process.exit(0),
+          () => process.exit(1),
+        );
+      };
+      process.once('SIGTERM', shutdown);
+      process.once('SIGINT', shutdown);
+    },
+    (err: unknown) => {
+      console.error(err instanceof Error ? err.message : err);
+      process.exit(1);
+    },
+  );
+}

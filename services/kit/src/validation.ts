@@ -1,0 +1,21 @@
+import { z } from 'zod';
+import { badRequest } from './errors';
+
+/**
+ * Parses request input with a schema; the first issue's message becomes the 400 answer,
+ * so schemas carry the spec's texts as their messages.
+ */
+export function parseInput<S extends z.ZodTypeAny>(
+  schema: S,
+  input: unknown,
+  fields?: Record<string, unknown>,
+): z.infer<S> {
+  const result = schema.safeParse(input ?? {});
+  if (result.success) return result.data;
+  throw badRequest(result.error.issues[0]?.message ?? 'Invalid request', fields);
+}
+
+/** The spec's "simple pattern" for e-mail addresses. */
+export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export const objectIdPattern = /^[a-f0-9]{24}$/i;

@@ -1,0 +1,92 @@
+import { randomUUID } from 'node:crypto';
+import { Kafka, logLevel } from 'kafkajs';
+import mongoose from 'mongoose';
+import type { EventEnvelope, EventType } from '../src/events';
+import { parseEvent } from '../src/events';
+
+export const MONGO_URL = process.env.MONGO_URL ?? 'mongodb://127.0.0.1:27017';
+export const KAFKA_BROKERS = (process.env.KAFKA_BROKERS ?? '127.0.0.1:9092').split(',');
+export const MAIL_API = process.env.MAIL_API ?? 'http://127.0.0.1:1080';
+
+/** An environment for one test file: its own database, quiet logs, fast outbox polling. */
+export function testEnv(service: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return {
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    PORT: '0',
+    MONGO_DB: `raseed_${service}_test_${randomUUID().slice(0, 8)}`,
+    OUTBOX_POLL_MS: '50',
+    KAFKAJS_NO_PARTITIONER_WARNING: '1',
+    ...extra,
+  };
+}
+
+export async function dropDatabase(name: string): Promise<void> {
+  const conn = await mongoose.createConnection(MONGO_URL, { dbName: name }).asPromise();
+  await conn.dropDatabase();
+  await conn.close();
+}
+
+/** Opens the database of a running service, to check what it stored. */
+export function openDatabase(name: string) {
+  return mongoose.createConnection(MONGO_URL, { dbName: name }).asPromise();
+}
+
+/**
+ * Reads a topic from its beginning and collects the events that match, until `count`
+ * have arrived and then `settleMs` more have passed with nothing new (to see duplicates).
+ */
+export async function readEvents<T extends EventType>(
+  type: T,
+  match: (event: EventEnvelope<T>) => boolean,
+  { count = 1, timeoutMs = 30_000, settleMs = 1500 } = {},
+): Promise<EventEnvelope<T>[]> {
+  const kafka = new Kafka({ clientId: 'raseed-tests', brokers: KAFKA_BROKERS, logLevel: logLevel.NOTHING });
+  const consumer = kafka.consumer({ groupId: `tests-${randomUUID()}` });
+  const found: EventEnvelope<T>[] = [];
+  let lastArrival = Date.now();
+  await consumer.connect();
+  try {
+    await consumer.subscribe({ topic: type, fromBeginning: true });
+    await consumer.run({
+      eachMessage: async ({ message }) => {
+        const event = parseEvent(message.value?.toString() ?? '') as EventEnvelope<T> | null;
+        if (event && event.type === type && match(event)) {
+          found.push(event);
+          lastArrival = Date.now();
+        }
+      },
+    });
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      if (found.length >= count && Date.now() - lastArrival >= settleMs) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    return found;
+  } finally {
+    await consumer.disconnect();
+  }
+}
+
+export interface CaughtEmail {
+  id: string;
+  subject: string;
+  text: string;
+  html: string;
+  to: { address: string }[];
+}
+
+/** Waits for an e-mail to the address to reach the mail catcher (MailDev's REST API). */
+export async function waitForEmail(address: string, timeoutMs = 20_000, after = 0): Promise<CaughtEmail[]> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const res = await fetch(`${MAIL_API}/email`);
+    const all = (await res.json()) as CaughtEmail[];
+    const mine = all.filter((m) => m.to.some((t) => t.address.toLowerCase() === address.toLowerCase()));
+    if (mine.length > after) return mine;
+    if (Date.now() > deadline) throw new Error(`no e-mail to ${address} within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+export const uniqueName = (prefix: string) => `${prefix}${randomUUID().replace(/-/g, '').slice(0, 10)}`;
