@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# npm start: installs what is missing, brings the local infrastructure up, builds, and
+# runs the five services and the gateway (which serves the storefront) until Ctrl-C.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source infra/lib.sh
+
+ensure_dependencies
+step "infrastructure"
+bash infra/infra.sh up
+step "build"
+npx tsc -b
+npm run build -w frontend --silent
+
+logs="${RASEED_DATA:-$HOME/.local/share/raseed}/logs"
+mkdir -p "$logs"
+pids=()
+stop() {
+  trap - INT TERM EXIT
+  step "stopping"
+  kill -TERM "${pids[@]}" 2>/dev/null || true
+  wait "${pids[@]}" 2>/dev/null || true
+}
+trap stop INT TERM EXIT
+
+port="${GATEWAY_PORT:-8080}"
+step "starting the services"
+for app in services/auth services/wallet services/catalog services/orders services/payments gateway; do
+  name=$(basename "$app")
+  # Each service listens on its own default port; the gateway on $port.
+  if [ "$name" = gateway ]; then app_port=$port; else app_port=; fi
+  env -u PORT ${app_port:+PORT=$app_port} node "$app/dist/main.js" >>"$logs/$name.log" 2>&1 &
+  pids+=($!)
+  echo "  $name (log: $logs/$name.log)"
+done
+
+for _ in $(seq 1 120); do
+  if curl -fs "http://127.0.0.1:$port/healthz" >/dev/null 2>&1; then break; fi
+  for pid in "${pids[@]}"; do
+    kill -0 "$pid" 2>/dev/null || { echo "a service stopped during start; see the logs in $logs" >&2; exit 1; }
+  done
+  sleep 0.5
+done
+curl -fs "http://127.0.0.1:$port/healthz" >/dev/null || { echo "the store did not become healthy; see $logs" >&2; exit 1; }
+
+cat <<MSG
+
+Raseed is running at http://localhost:$port   (Ctrl-C stops it)
+
+The first admin is created from ADMIN_EMAIL and ADMIN_PASSWORD when no admin exists yet:
+  ADMIN_EMAIL=${ADMIN_EMAIL:-admin@raseed.local (default)}
+  ADMIN_PASSWORD=${ADMIN_PASSWORD:+(from your environment)}${ADMIN_PASSWORD:-raseed-admin-password (default; set your own before the first start)}
+E-mails (password resets) are caught at http://127.0.0.1:1080
+MSG
+wait -n "${pids[@]}" || true
+echo "a service stopped; see the logs in $logs" >&2

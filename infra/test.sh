@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# npm test: installs what is missing, brings the local infrastructure up, checks types,
+# lint and formatting, builds the storefront, and runs every test suite against the
+# real servers. Fault tests stop a shared server, so they run last and on their own.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source infra/lib.sh
+started=$(date +%s)
+
+ensure_dependencies
+step "infrastructure"
+bash infra/infra.sh up
+step "type-check"
+npx tsc -b
+npx tsc -p tsconfig.test.json
+step "lint and formatting"
+npx eslint .
+npx prettier --check . >/dev/null
+step "storefront build"
+npm run build -w frontend --silent
+
+results=$(mktemp -d)
+status=0
+step "unit, component and system tests"
+npx jest --selectProjects main --json --outputFile="$results/main.json" || status=1
+step "fault tests"
+npx jest --selectProjects fault --runInBand --json --outputFile="$results/fault.json" || status=1
+
+node -e '
+  const fs = require("fs");
+  let passed = 0, failed = 0;
+  for (const f of process.argv.slice(1)) {
+    if (!fs.existsSync(f)) { failed++; continue; }
+    const r = JSON.parse(fs.readFileSync(f, "utf8"));
+    passed += r.numPassedTests; failed += r.numFailedTests + r.numRuntimeErrorTestSuites;
+  }
+  console.log(`\n${passed} passed, ${failed} failed`);
+' "$results/main.json" "$results/fault.json"
+echo "(npm test took $(($(date +%s) - started)) s)"
+rm -rf "$results"
+exit $status

@@ -1,0 +1,48 @@
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import { readEvents, uniqueName } from '@raseed/kit/testing';
+import { PASSWORD, startTestAuth, type TestAuth } from './support';
+
+const infra = (...args: string[]) =>
+  execFileSync('bash', [path.resolve(__dirname, '../../../infra/infra.sh'), ...args], { stdio: 'inherit' });
+
+let auth: TestAuth;
+beforeAll(async () => {
+  auth = await startTestAuth();
+});
+afterAll(async () => {
+  infra('up', 'kafka');
+  await auth.stop();
+});
+
+describe('with the Kafka broker down', () => {
+  it('still signs users up, and publishes each user.registered exactly once when the broker is back', async () => {
+    infra('down', 'kafka');
+    const emails = [1, 2, 3].map(() => `${uniqueName('outage')}@example.com`);
+    for (const email of emails) {
+      await auth
+        .http()
+        .post('/api/signup')
+        .send({ username: email.split('@')[0], email, phone: '70000000', password: PASSWORD })
+        .expect(201);
+    }
+    // The events wait in the users' outboxes while the broker is away.
+    const waiting = await auth.db
+      .collection('users')
+      .countDocuments({ email: { $in: emails }, 'outbox.0': { $exists: true } });
+    expect(waiting).toBe(3);
+
+    infra('up', 'kafka');
+    const events = await readEvents('user.registered', (e) => emails.includes(e.data.email), {
+      count: 3,
+      timeoutMs: 60_000,
+      settleMs: 3000,
+    });
+    expect(events.map((e) => e.data.email).sort()).toEqual([...emails].sort());
+    expect(new Set(events.map((e) => e.id)).size).toBe(3);
+    const drained = await auth.db
+      .collection('users')
+      .countDocuments({ email: { $in: emails }, 'outbox.0': { $exists: true } });
+    expect(drained).toBe(0);
+  });
+});

@@ -1,0 +1,136 @@
+import {
+  conflict,
+  loadConfig,
+  requireAdmin,
+  requireUser,
+  signSession,
+  startService,
+  type Role,
+} from '@raseed/kit';
+import type { RunningService } from '@raseed/kit';
+import { dropDatabase, testEnv, uniqueName } from '@raseed/kit/testing';
+import { Router } from 'express';
+import supertest from 'supertest';
+import { z } from 'zod';
+
+const config = loadConfig(
+  { PORT: z.coerce.number().default(0), MONGO_DB: z.string().default(uniqueName('raseed_kit_app_test_')) },
+  testEnv('kit'),
+);
+
+const routes = Router();
+routes.get('/taken', () => {
+  throw conflict('That name is taken', { x: false });
+});
+routes.get('/broken', () => {
+  throw new Error('secret detail from /srv/raseed/db.ts');
+});
+routes.get('/admin-only', requireAdmin, (_req, res) => {
+  res.json({ admin: true });
+});
+routes.get('/me', requireUser, (req, res) => {
+  res.json({ id: req.user?.id, role: req.user?.role });
+});
+routes.post('/echo', (req, res) => {
+  res.json(req.body);
+});
+routes.get('/slow', async (_req, res) => {
+  await new Promise((r) => setTimeout(r, 500));
+  res.json({ done: true });
+});
+
+let service: RunningService;
+const http = () => supertest(service.url);
+const session = (role: Role, secret = config.JWT_SECRET) =>
+  `Bearer ${signSession({ id: uniqueName('u'), username: 'sara', email: 'sara@example.com', role, phone: '', percentage: null }, secret, 60)}`;
+
+beforeAll(async () => {
+  service = await startService('kit-test', config, async () => ({ routes }));
+});
+afterAll(async () => {
+  await service.stop();
+  await dropDatabase(config.MONGO_DB);
+});
+
+describe('errors', () => {
+  it('answers an HttpError with its status, its fields and the error text', async () => {
+    const res = await http().get('/taken').expect(409);
+    expect(res.body).toEqual({ x: false, error: 'That name is taken' });
+  });
+
+  it('answers an unexpected error with a bare 500, leaking nothing', async () => {
+    const res = await http().get('/broken').expect(500);
+    expect(res.body).toEqual({ error: 'Internal server error' });
+    expect(res.text).not.toMatch(/secret detail|db\.ts|at /);
+  });
+
+  it('answers malformed JSON with 400, a body over the limit with 413, and an unknown path with 404', async () => {
+    const bad = await http().post('/echo').set('content-type', 'application/json').send('{"a":').expect(400);
+    expect(bad.body).toEqual({ error: 'Malformed JSON body' });
+    const big = await http()
+      .post('/echo')
+      .send({ blob: 'x'.repeat(200 * 1024) })
+      .expect(413);
+    expect(big.body).toEqual({ error: 'Request body is too large' });
+    await http()
+      .post('/echo')
+      .send({ blob: 'x'.repeat(50 * 1024) })
+      .expect(200);
+    expect((await http().get('/nowhere').expect(404)).body).toEqual({ error: 'Not found' });
+  });
+});
+
+describe('guards', () => {
+  it('lets only a signed-in user through requireUser, by bearer token or cookie', async () => {
+    expect((await http().get('/me').expect(401)).body).toEqual({ error: 'Please sign in first.' });
+    await http().get('/me').set('authorization', session('user')).expect(200);
+    const token = session('user').slice('Bearer '.length);
+    const res = await http().get('/me').set('cookie', `token=${token}`).expect(200);
+    expect(res.body).toEqual({ id: expect.stringMatching(/^u/), role: 'user' });
+  });
+
+  it('lets only an admin through requireAdmin', async () => {
+    await http().get('/admin-only').expect(401);
+    const user = await http().get('/admin-only').set('authorization', session('user')).expect(403);
+    expect(user.body).toEqual({ error: 'You do not have permission to do this.' });
+    await http().get('/admin-only').set('authorization', session('admin')).expect(200, { admin: true });
+  });
+
+  it('treats a token signed with another secret as no session', async () => {
+    const forged = session('admin', 'another-secret-that-is-long-enough-to-use');
+    await http().get('/admin-only').set('authorization', forged).expect(401);
+    await http().get('/me').set('authorization', forged).expect(401);
+  });
+});
+
+describe('health and request ids', () => {
+  it('answers /healthz and /readyz with mongo and redis up', async () => {
+    await http().get('/healthz').expect(200, { status: 'ok' });
+    const ready = await http().get('/readyz').expect(200);
+    expect(ready.body).toEqual({ status: 'ready', checks: { mongo: 'up', redis: 'up' } });
+  });
+
+  it('echoes a well-formed x-request-id and generates one otherwise', async () => {
+    const given = await http().get('/healthz').set('x-request-id', 'req-12345678').expect(200);
+    expect(given.headers['x-request-id']).toBe('req-12345678');
+    const none = await http().get('/healthz').expect(200);
+    expect(none.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    const unsafe = await http().get('/healthz').set('x-request-id', 'bad id <script>').expect(200);
+    expect(unsafe.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});
+
+describe('graceful stop', () => {
+  it('finishes the request in flight, then refuses new connections', async () => {
+    const inFlight = fetch(`${service.url}/slow`);
+    await new Promise((r) => setTimeout(r, 100));
+    const started = Date.now();
+    await service.stop();
+    expect(Date.now() - started).toBeLessThan(5000);
+
+    const res = await inFlight;
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ done: true });
+    await expect(fetch(`${service.url}/healthz`)).rejects.toThrow();
+  });
+});

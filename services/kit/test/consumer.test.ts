@@ -1,0 +1,99 @@
+import {
+  createEvent,
+  createKafka,
+  createLogger,
+  ensureTopics,
+  startConsumer,
+  type EventEnvelope,
+} from '@raseed/kit';
+import { dropDatabase, KAFKA_BROKERS, MONGO_URL, uniqueName } from '@raseed/kit/testing';
+import type { Producer } from 'kafkajs';
+import mongoose, { type Connection } from 'mongoose';
+
+const logger = createLogger('kit-test', 'silent');
+const kafka = createKafka('kit-test', KAFKA_BROKERS, logger);
+const dbName = uniqueName('raseed_kit_consumer_test_');
+const groupId = uniqueName('kit-test-');
+const deletions: EventEnvelope<'user.deleted'>[] = [];
+let conn: Connection;
+let producer: Producer;
+let stopConsumer: () => Promise<void>;
+
+beforeAll(async () => {
+  conn = await mongoose.createConnection(MONGO_URL, { dbName }).asPromise();
+  const admin = kafka.admin();
+  await admin.connect();
+  await ensureTopics(admin, ['user.deleted']);
+  await admin.disconnect();
+  producer = kafka.producer();
+  await producer.connect();
+  stopConsumer = await startConsumer({
+    kafka,
+    groupId,
+    mongo: conn,
+    logger,
+    handlers: {
+      'user.deleted': async (event) => {
+        deletions.push(event);
+      },
+    },
+  });
+});
+
+afterAll(async () => {
+  await stopConsumer();
+  await producer.disconnect();
+  await conn.close();
+  await dropDatabase(dbName);
+});
+
+async function until(done: () => boolean, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!done() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+}
+
+describe('startConsumer', () => {
+  it('skips a message that is not an event and applies each distinct event once', async () => {
+    const userId = uniqueName('u');
+    const first = createEvent('kit-test', 'user.deleted', userId, { userId });
+    const second = createEvent('kit-test', 'user.deleted', userId, { userId });
+    const ours = (e: EventEnvelope) => e.key === userId;
+    // One key, so one partition: the garbage is read before the events behind it.
+    await producer.send({
+      topic: 'user.deleted',
+      messages: [
+        { key: userId, value: 'this is not an event' },
+        { key: userId, value: JSON.stringify({ ...first, data: { userId: 42 } }) },
+        ...[first, first, second].map((e) => ({ key: userId, value: JSON.stringify(e) })),
+      ],
+    });
+
+    await until(() => deletions.filter(ours).length >= 2);
+    await new Promise((r) => setTimeout(r, 1500)); // room for a wrongly repeated delivery to show
+    expect(deletions.filter(ours).map((e) => e.id)).toEqual([first.id, second.id]);
+    expect(deletions.find((e) => e.id === first.id)).toEqual(first);
+
+    const markers = await conn
+      .collection('processed_events')
+      .find({ _id: { $in: [first.id, second.id].map((id) => `${groupId}:${id}`) } })
+      .toArray();
+    expect(markers).toHaveLength(2);
+    expect(markers[0]).toMatchObject({ type: 'user.deleted', at: expect.any(Date) });
+  });
+
+  it('skips an event whose id this group already applied, even if sent again later', async () => {
+    const userId = uniqueName('u');
+    const event = createEvent('kit-test', 'user.deleted', userId, { userId });
+    await conn
+      .collection<{ _id: string }>('processed_events')
+      .insertOne({ _id: `${groupId}:${event.id}`, type: event.type, at: new Date() });
+    const after = createEvent('kit-test', 'user.deleted', userId, { userId });
+    await producer.send({
+      topic: 'user.deleted',
+      messages: [event, after].map((e) => ({ key: userId, value: JSON.stringify(e) })),
+    });
+
+    await until(() => deletions.some((e) => e.id === after.id));
+    expect(deletions.filter((e) => e.key === userId).map((e) => e.id)).toEqual([after.id]);
+  });
+});

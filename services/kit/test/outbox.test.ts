@@ -1,0 +1,107 @@
+import {
+  createEvent,
+  createKafka,
+  createLogger,
+  OutboxRelay,
+  outboxPlugin,
+  withEvents,
+  type EventEnvelope,
+} from '@raseed/kit';
+import { dropDatabase, KAFKA_BROKERS, MONGO_URL, readEvents, uniqueName } from '@raseed/kit/testing';
+import mongoose, { Schema, type Connection } from 'mongoose';
+
+const logger = createLogger('kit-test', 'silent');
+const customerSchema = new Schema({ _id: String, email: String }, { versionKey: false });
+customerSchema.plugin(outboxPlugin);
+
+const dbName = uniqueName('raseed_kit_outbox_test_');
+let conn: Connection;
+let customers: mongoose.Model<{ _id: string; email: string }>;
+let relay: OutboxRelay;
+
+beforeAll(async () => {
+  conn = await mongoose.createConnection(MONGO_URL, { dbName }).asPromise();
+  customers = conn.model('Customer', customerSchema);
+  relay = new OutboxRelay(createKafka('kit-test', KAFKA_BROKERS, logger), logger, 50);
+  relay.watch(customers);
+  relay.start();
+});
+
+afterAll(async () => {
+  await relay.stop();
+  await conn.close();
+  await dropDatabase(dbName);
+});
+
+function registered(userId: string): EventEnvelope<'user.registered'> {
+  const email = `${uniqueName('outbox')}@example.com`;
+  return createEvent('kit-test', 'user.registered', userId, {
+    userId,
+    username: userId,
+    email,
+    phone: '+961 70 000000',
+    role: 'user',
+    createdAt: new Date().toISOString(),
+  });
+}
+
+/** Records a change and its event in one single-document write, as services do. */
+async function recordRegistration(userId: string): Promise<EventEnvelope<'user.registered'>> {
+  const event = registered(userId);
+  await customers.updateOne(
+    { _id: userId },
+    { $set: { email: event.data.email }, ...withEvents(event) },
+    { upsert: true },
+  );
+  return event;
+}
+
+async function pendingOutboxEntries(): Promise<number> {
+  const docs = await conn.collection('customers').find({}).toArray();
+  return docs.reduce((n, doc) => n + ((doc.outbox as unknown[] | undefined)?.length ?? 0), 0);
+}
+
+async function expectOutboxesEmptied(): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while ((await pendingOutboxEntries()) > 0 && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  expect(await pendingOutboxEntries()).toBe(0);
+}
+
+const ids = (events: EventEnvelope[]) => events.map((e) => e.id).sort();
+
+describe('the outbox relay', () => {
+  it('publishes each recorded event once, keyed by user, and empties the outbox', async () => {
+    const written = [await recordRegistration(uniqueName('u')), await recordRegistration(uniqueName('u'))];
+    const wanted = new Set(ids(written));
+
+    const arrived = await readEvents('user.registered', (e) => wanted.has(e.id), { count: 2 });
+    expect(ids(arrived)).toEqual(ids(written));
+    expect(arrived.find((e) => e.id === written[0]?.id)).toEqual(written[0]);
+    await expectOutboxesEmptied();
+    expect(await customers.findById(written[0]?.key).lean()).toMatchObject({ email: written[0]?.data.email });
+  });
+
+  it('loses nothing appended while it drains: a burst arrives exactly once, in order per user', async () => {
+    const users = [uniqueName('u'), uniqueName('u'), uniqueName('u')];
+    // Each user's events are appended one after another while the relay publishes and pops.
+    const written = await Promise.all(
+      users.map(async (user) => {
+        const events: EventEnvelope<'user.registered'>[] = [];
+        for (let i = 0; i < 12; i++) events.push(await recordRegistration(user));
+        return events;
+      }),
+    );
+    const all = written.flat();
+    const wanted = new Set(ids(all));
+
+    const arrived = await readEvents('user.registered', (e) => wanted.has(e.id), { count: all.length });
+    expect(ids(arrived)).toEqual(ids(all));
+    for (const [i, user] of users.entries()) {
+      const order = arrived.filter((e) => e.key === user).map((e) => e.id);
+      expect(order).toEqual(written[i]?.map((e) => e.id));
+    }
+    await expectOutboxesEmptied();
+  });
+});
