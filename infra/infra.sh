@@ -115,7 +115,7 @@ kafka_provision() {
   local work
   work=$(mktemp -d)
   cp "$INFRA_DIR/kafka/pom.xml" "$work/"
-  (cd "$work" && mvn -B package -Dkafka.version="$KAFKA_VERSION" -DoutputDir="$KAFKA_HOME/lib" |
+  (cd "$work" && mvn -B package -Dmaven.repo.local="$CACHE/m2" -Dkafka.version="$KAFKA_VERSION" -DoutputDir="$KAFKA_HOME/lib" |
     grep -E 'Downloaded from|BUILD|ERROR' | awk '/Downloaded from/ { n++; printf "\r  %d files downloaded", n; fflush(); next } { print ""; print }')
   rm -rf "$work"
   ls "$KAFKA_HOME"/lib/kafka_2.13-*.jar >/dev/null 2>&1 || die "Kafka download failed"

@@ -12,8 +12,8 @@ export function startAuth(config: AuthConfig): Promise<RunningService> {
   return startService('auth', config, async (ctx) => {
     const User = userModel(ctx.mongo);
     await User.init();
-    const users = new UserStore(User);
-    const resets = new ResetStore(ctx.mongo);
+    const users = new UserStore(User, ctx.locks);
+    const resets = new ResetStore(ctx.mongo, ctx.locks);
     await resets.resets.init();
     const emails = emailQueue(ctx.redis);
     ctx.onStop(() => emails.close());

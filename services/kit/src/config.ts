@@ -8,7 +8,12 @@ export const baseEnv = z.object({
   KAFKA_BROKERS: z
     .string()
     .default('127.0.0.1:9092')
-    .transform((s) => s.split(',').map((b) => b.trim())),
+    .transform((s) =>
+      s
+        .split(',')
+        .map((b) => b.trim())
+        .filter(Boolean),
+    ),
   REDIS_URL: z.string().url().default('redis://127.0.0.1:6379'),
   S3_ENDPOINT: z.string().url().default('http://127.0.0.1:9000'),
   S3_ACCESS_KEY: z.string().default('raseed'),

@@ -74,7 +74,7 @@ export function parseEvent(raw: string): EventEnvelope | null {
     return null;
   }
   const envelope = envelopeSchema.safeParse(json);
-  if (!envelope.success || !(envelope.data.type in eventSchemas)) return null;
+  if (!envelope.success || !Object.hasOwn(eventSchemas, envelope.data.type)) return null;
   const type = envelope.data.type as EventType;
   const data = eventSchemas[type].safeParse(envelope.data.data);
   if (!data.success) return null;

@@ -5,6 +5,7 @@ export * from './consumer';
 export * from './errors';
 export * from './events';
 export * from './kafka';
+export * from './locks';
 export * from './logger';
 export * from './money';
 export * from './mongo';

@@ -2,12 +2,13 @@ import type { Kafka, Producer } from 'kafkajs';
 import { Schema, type Model } from 'mongoose';
 import { EVENT_TYPES, type EventEnvelope } from './events';
 import { ensureTopics } from './kafka';
+import { documentKey, type DocumentLocks } from './locks';
 import type { Logger } from './logger';
 
 /**
  * The outbox lives inside the document whose change it announces: the change and its
- * events are one single-document write, which is atomic on any MongoDB-compatible
- * store (no multi-document transactions needed). The relay publishes pending events
+ * events are one single-document write (no multi-document transactions needed).
+ * Writers of such a document, the relay among them, take its DocumentLocks lock. The relay publishes pending events
  * and then removes them from the document; consumers drop the rare duplicate by id
  * (a relay that stops between publishing and removing sends the batch again).
  */
@@ -40,6 +41,7 @@ export class OutboxRelay {
 
   constructor(
     private readonly kafka: Kafka,
+    private readonly locks: DocumentLocks,
     private readonly logger: Logger,
     private readonly pollMs = 200,
     private readonly batchSize = 100,
@@ -122,9 +124,11 @@ export class OutboxRelay {
       // Removing it one checked entry at a time leaves events written meanwhile in place,
       // and needs no more than $pop (a compatible store may lack conditional $pull).
       for (const doc of docs) {
-        for (const event of doc.outbox ?? []) {
-          await model.updateOne({ _id: doc._id, 'outbox.0.id': event.id }, { $pop: { outbox: -1 } });
-        }
+        await this.locks.run(documentKey(model, doc._id), async () => {
+          for (const event of doc.outbox ?? []) {
+            await model.updateOne({ _id: doc._id, 'outbox.0.id': event.id }, { $pop: { outbox: -1 } });
+          }
+        });
       }
       sent += events.length;
     }

@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import type { Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Express, Router } from 'express';
 import type IORedis from 'ioredis';
@@ -7,6 +7,7 @@ import type { Connection } from 'mongoose';
 import { createApp, type ReadinessCheck } from './app';
 import type { BaseConfig } from './config';
 import { createKafka } from './kafka';
+import { DocumentLocks } from './locks';
 import { createLogger, type Logger } from './logger';
 import { connectMongo } from './mongo';
 import { OutboxRelay } from './outbox';
@@ -25,6 +26,8 @@ export interface ServiceContext<C extends ServiceConfig = ServiceConfig> {
   mongo: Connection;
   redis: IORedis;
   kafka: Kafka;
+  /** One writer at a time per document (see DocumentLocks). */
+  locks: DocumentLocks;
   /** Tells the outbox relay that a write just recorded events, so it publishes them now. */
   eventsRecorded(): void;
   /** Registers work to close on stop; closed in reverse order after HTTP has drained. */
@@ -60,7 +63,8 @@ export async function startService<C extends ServiceConfig>(
   const redis = redisConnection(config.REDIS_URL);
   closers.push(() => redis.quit());
   const kafka = createKafka(name, config.KAFKA_BROKERS, logger);
-  const relay = new OutboxRelay(kafka, logger.child({ component: 'outbox' }), config.OUTBOX_POLL_MS);
+  const locks = new DocumentLocks(redis);
+  const relay = new OutboxRelay(kafka, locks, logger.child({ component: 'outbox' }), config.OUTBOX_POLL_MS);
   const ctx: ServiceContext<C> = {
     name,
     config,
@@ -68,6 +72,7 @@ export async function startService<C extends ServiceConfig>(
     mongo,
     redis,
     kafka,
+    locks,
     eventsRecorded: () => relay.nudge(),
     onStop: (c) => closers.push(c),
   };
@@ -96,6 +101,12 @@ export async function startService<C extends ServiceConfig>(
   logger.info({ port }, `${name} listening`);
 
   let stopping: Promise<void> | undefined;
+  // While stopping, a kept-alive connection is closed as soon as its last answer is sent.
+  server.on('request', (_req, res: ServerResponse) => {
+    res.once('finish', () => {
+      if (stopping) setImmediate(() => server.closeIdleConnections());
+    });
+  });
   const stop = () =>
     (stopping ??= (async () => {
       // Stop accepting, let in-flight requests finish, then close what they used.

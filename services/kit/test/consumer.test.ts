@@ -15,6 +15,7 @@ const kafka = createKafka('kit-test', KAFKA_BROKERS, logger);
 const dbName = uniqueName('raseed_kit_consumer_test_');
 const groupId = uniqueName('kit-test-');
 const deletions: EventEnvelope<'user.deleted'>[] = [];
+const processedEvents = () => conn.collection<{ _id: string; type: string; at: Date }>('processed_events');
 let conn: Connection;
 let producer: Producer;
 let stopConsumer: () => Promise<void>;
@@ -73,8 +74,7 @@ describe('startConsumer', () => {
     expect(deletions.filter(ours).map((e) => e.id)).toEqual([first.id, second.id]);
     expect(deletions.find((e) => e.id === first.id)).toEqual(first);
 
-    const markers = await conn
-      .collection('processed_events')
+    const markers = await processedEvents()
       .find({ _id: { $in: [first.id, second.id].map((id) => `${groupId}:${id}`) } })
       .toArray();
     expect(markers).toHaveLength(2);
@@ -84,9 +84,7 @@ describe('startConsumer', () => {
   it('skips an event whose id this group already applied, even if sent again later', async () => {
     const userId = uniqueName('u');
     const event = createEvent('kit-test', 'user.deleted', userId, { userId });
-    await conn
-      .collection<{ _id: string }>('processed_events')
-      .insertOne({ _id: `${groupId}:${event.id}`, type: event.type, at: new Date() });
+    await processedEvents().insertOne({ _id: `${groupId}:${event.id}`, type: event.type, at: new Date() });
     const after = createEvent('kit-test', 'user.deleted', userId, { userId });
     await producer.send({
       topic: 'user.deleted',

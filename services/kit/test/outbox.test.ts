@@ -2,33 +2,43 @@ import {
   createEvent,
   createKafka,
   createLogger,
+  documentKey,
+  DocumentLocks,
   OutboxRelay,
+  redisConnection,
   outboxPlugin,
   withEvents,
   type EventEnvelope,
 } from '@raseed/kit';
 import { dropDatabase, KAFKA_BROKERS, MONGO_URL, readEvents, uniqueName } from '@raseed/kit/testing';
-import mongoose, { Schema, type Connection } from 'mongoose';
+import mongoose, { Schema, type Connection, type Model } from 'mongoose';
 
 const logger = createLogger('kit-test', 'silent');
-const customerSchema = new Schema({ _id: String, email: String }, { versionKey: false });
+interface Customer {
+  _id: string;
+  email: string;
+}
+const customerSchema = new Schema<Customer>({ _id: String, email: String }, { versionKey: false });
 customerSchema.plugin(outboxPlugin);
 
 const dbName = uniqueName('raseed_kit_outbox_test_');
 let conn: Connection;
-let customers: mongoose.Model<{ _id: string; email: string }>;
+let customers: Model<Customer>;
 let relay: OutboxRelay;
+const redis = redisConnection(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
+const locks = new DocumentLocks(redis);
 
 beforeAll(async () => {
   conn = await mongoose.createConnection(MONGO_URL, { dbName }).asPromise();
-  customers = conn.model('Customer', customerSchema);
-  relay = new OutboxRelay(createKafka('kit-test', KAFKA_BROKERS, logger), logger, 50);
+  customers = conn.model<Customer>('Customer', customerSchema);
+  relay = new OutboxRelay(createKafka('kit-test', KAFKA_BROKERS, logger), locks, logger, 50);
   relay.watch(customers);
   relay.start();
 });
 
 afterAll(async () => {
   await relay.stop();
+  await redis.quit();
   await conn.close();
   await dropDatabase(dbName);
 });
@@ -45,13 +55,15 @@ function registered(userId: string): EventEnvelope<'user.registered'> {
   });
 }
 
-/** Records a change and its event in one single-document write, as services do. */
+/** Records a change and its event in one single-document write, as the only writer of the document, as services do. */
 async function recordRegistration(userId: string): Promise<EventEnvelope<'user.registered'>> {
   const event = registered(userId);
-  await customers.updateOne(
-    { _id: userId },
-    { $set: { email: event.data.email }, ...withEvents(event) },
-    { upsert: true },
+  await locks.run(documentKey(customers, userId), () =>
+    customers.updateOne(
+      { _id: userId },
+      { $set: { email: event.data.email }, ...withEvents(event) },
+      { upsert: true },
+    ),
   );
   return event;
 }
@@ -69,15 +81,22 @@ async function expectOutboxesEmptied(): Promise<void> {
   expect(await pendingOutboxEntries()).toBe(0);
 }
 
-const ids = (events: EventEnvelope[]) => events.map((e) => e.id).sort();
+/** What went wrong between the events written and those read from Kafka, if anything. */
+function delivery(written: EventEnvelope[], arrived: EventEnvelope[]) {
+  const seen = arrived.map((e) => e.id);
+  return {
+    missing: written.filter((e) => !seen.includes(e.id)).length,
+    duplicated: seen.filter((id, i) => seen.indexOf(id) !== i).length,
+  };
+}
 
 describe('the outbox relay', () => {
   it('publishes each recorded event once, keyed by user, and empties the outbox', async () => {
     const written = [await recordRegistration(uniqueName('u')), await recordRegistration(uniqueName('u'))];
-    const wanted = new Set(ids(written));
+    const wanted = new Set(written.map((e) => e.id));
 
     const arrived = await readEvents('user.registered', (e) => wanted.has(e.id), { count: 2 });
-    expect(ids(arrived)).toEqual(ids(written));
+    expect(delivery(written, arrived)).toEqual({ missing: 0, duplicated: 0 });
     expect(arrived.find((e) => e.id === written[0]?.id)).toEqual(written[0]);
     await expectOutboxesEmptied();
     expect(await customers.findById(written[0]?.key).lean()).toMatchObject({ email: written[0]?.data.email });
@@ -94,10 +113,13 @@ describe('the outbox relay', () => {
       }),
     );
     const all = written.flat();
-    const wanted = new Set(ids(all));
+    const wanted = new Set(all.map((e) => e.id));
 
-    const arrived = await readEvents('user.registered', (e) => wanted.has(e.id), { count: all.length });
-    expect(ids(arrived)).toEqual(ids(all));
+    const arrived = await readEvents('user.registered', (e) => wanted.has(e.id), {
+      count: all.length,
+      timeoutMs: 20_000,
+    });
+    expect(delivery(all, arrived)).toEqual({ missing: 0, duplicated: 0 });
     for (const [i, user] of users.entries()) {
       const order = arrived.filter((e) => e.key === user).map((e) => e.id);
       expect(order).toEqual(written[i]?.map((e) => e.id));

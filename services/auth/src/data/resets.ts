@@ -1,3 +1,4 @@
+import type { DocumentLocks } from '@raseed/kit';
 import { Schema, type Connection, type InferSchemaType, type Model } from 'mongoose';
 
 const resetSchema = new Schema(
@@ -15,7 +16,10 @@ type PasswordReset = InferSchemaType<typeof resetSchema>;
 export class ResetStore {
   readonly resets: Model<PasswordReset>;
 
-  constructor(conn: Connection) {
+  constructor(
+    conn: Connection,
+    private readonly locks: DocumentLocks,
+  ) {
     this.resets =
       (conn.models.PasswordReset as Model<PasswordReset> | undefined) ??
       conn.model<PasswordReset>('PasswordReset', resetSchema, 'password_resets');
@@ -33,10 +37,13 @@ export class ResetStore {
   /** Uses the token once: answers its user id, or null when it is unknown, used or expired. */
   async consume(tokenHash: string): Promise<string | null> {
     const now = new Date();
-    const reset = await this.resets.findOneAndUpdate(
-      { tokenHash, usedAt: null, expiresAt: { $gt: now } },
-      { $set: { usedAt: now } },
-      { new: true },
+    // Two requests with one link must not both pass (see DocumentLocks).
+    const reset = await this.locks.run(`${this.resets.db.name}.password_resets:${tokenHash}`, () =>
+      this.resets.findOneAndUpdate(
+        { tokenHash, usedAt: null, expiresAt: { $gt: now } },
+        { $set: { usedAt: now } },
+        { new: true },
+      ),
     );
     if (!reset) return null;
     // Any other link still out for this user stops working too.

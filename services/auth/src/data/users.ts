@@ -1,4 +1,12 @@
-import { createEvent, outboxPlugin, toDollars, withEvents, type Role } from '@raseed/kit';
+import {
+  createEvent,
+  documentKey,
+  outboxPlugin,
+  toDollars,
+  withEvents,
+  type DocumentLocks,
+  type Role,
+} from '@raseed/kit';
 import {
   Schema,
   Types,
@@ -6,6 +14,7 @@ import {
   type HydratedDocument,
   type InferSchemaType,
   type Model,
+  type UpdateQuery,
 } from 'mongoose';
 
 const userSchema = new Schema(
@@ -56,7 +65,18 @@ export function toAdminView(user: User) {
 }
 
 export class UserStore {
-  constructor(readonly users: UserModel) {}
+  constructor(
+    readonly users: UserModel,
+    private readonly locks: DocumentLocks,
+  ) {}
+
+  /** Updates one user as the only writer of that document (see DocumentLocks). */
+  private async update(id: string, change: UpdateQuery<User>): Promise<boolean> {
+    const result = await this.locks.run(documentKey(this.users, id), () =>
+      this.users.updateOne({ _id: id, ...active }, change),
+    );
+    return result.matchedCount === 1;
+  }
 
   /** Inserts the user and its user.registered event in one write. Throws a duplicate-key error on a taken name or e-mail. */
   async register(input: {
@@ -136,12 +156,11 @@ export class UserStore {
       .lean<User[]>();
   }
 
-  async setPassword(id: string, passwordHash: string): Promise<boolean> {
-    const result = await this.users.updateOne({ _id: id, ...active }, { $set: { passwordHash } });
-    return result.matchedCount === 1;
+  setPassword(id: string, passwordHash: string): Promise<boolean> {
+    return this.update(id, { $set: { passwordHash } });
   }
 
-  async setDiscount(id: string, percentage: number | null, lastSalesMicros: number | undefined) {
+  setDiscount(id: string, percentage: number | null, lastSalesMicros: number | undefined) {
     const setAt = new Date();
     const event = createEvent(SOURCE, 'user.discount-changed', id, {
       userId: id,
@@ -150,32 +169,27 @@ export class UserStore {
     });
     const set: Record<string, unknown> = { percentage, percentageSetAt: percentage === null ? null : setAt };
     if (lastSalesMicros !== undefined) set.lastSales = lastSalesMicros;
-    const result = await this.users.updateOne({ _id: id, ...active }, { $set: set, ...withEvents(event) });
-    return result.matchedCount === 1;
+    return this.update(id, { $set: set, ...withEvents(event) });
   }
 
   /**
    * Deletes the account: personal data is erased and the name and e-mail freed, while
    * the record stays as a tombstone that carries the user.deleted event out.
    */
-  async delete(id: string): Promise<boolean> {
+  delete(id: string): Promise<boolean> {
     const event = createEvent(SOURCE, 'user.deleted', id, { userId: id });
     const tombstone = `deleted-${id}`;
-    const result = await this.users.updateOne(
-      { _id: id, ...active },
-      {
-        $set: {
-          deletedAt: new Date(),
-          username: tombstone,
-          usernameKey: tombstone,
-          email: `${tombstone}@deleted.invalid`,
-          phone: '',
-          passwordHash: '',
-          percentage: null,
-        },
-        ...withEvents(event),
+    return this.update(id, {
+      $set: {
+        deletedAt: new Date(),
+        username: tombstone,
+        usernameKey: tombstone,
+        email: `${tombstone}@deleted.invalid`,
+        phone: '',
+        passwordHash: '',
+        percentage: null,
       },
-    );
-    return result.matchedCount === 1;
+      ...withEvents(event),
+    });
   }
 }

@@ -1,0 +1,46 @@
+import { randomUUID } from 'node:crypto';
+import type IORedis from 'ioredis';
+import type { Model } from 'mongoose';
+import { HttpError } from './errors';
+
+// Deletes the lock only if it is still ours (it may have expired and been taken since).
+const RELEASE = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`;
+
+/**
+ * Lets one writer at a time update a document, across processes, with a Redis lock
+ * per document. FerretDB 1.x applies an update by reading the document and writing
+ * it back whole, outside any transaction, so two concurrent updates of one document
+ * can lose one of them (even with a conditional filter). Every update of a document
+ * that another writer (a request, a job, the outbox relay) may update at the same
+ * time goes through `run`. On MongoDB the lock is redundant and cheap.
+ */
+export class DocumentLocks {
+  constructor(
+    private readonly redis: IORedis,
+    private readonly ttlMs = 10_000,
+    private readonly waitMs = 10_000,
+  ) {}
+
+  async run<T>(key: string, work: () => Promise<T>): Promise<T> {
+    const name = `raseed:lock:${key}`;
+    const token = randomUUID();
+    const deadline = Date.now() + this.waitMs;
+    let pause = 2;
+    while ((await this.redis.set(name, token, 'PX', this.ttlMs, 'NX')) !== 'OK') {
+      if (Date.now() > deadline) throw new HttpError(503, 'The service is busy. Please try again.');
+      await new Promise((resolve) => setTimeout(resolve, pause));
+      pause = Math.min(50, pause * 2);
+    }
+    try {
+      return await work();
+    } finally {
+      await this.redis.eval(RELEASE, 1, name, token);
+    }
+  }
+}
+
+/** The lock key of one document: database, collection and id. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any model's documents can be locked
+export function documentKey(model: Model<any>, id: unknown): string {
+  return `${model.db.name}.${model.collection.collectionName}:${String(id)}`;
+}
