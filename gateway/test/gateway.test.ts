@@ -21,7 +21,9 @@ let frontendDir: string;
 
 const listen = (server: http.Server) =>
   new Promise<string>((resolve) =>
-    server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)),
+    server.listen(0, '127.0.0.1', () =>
+      resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`),
+    ),
   );
 
 beforeAll(async () => {
@@ -35,7 +37,10 @@ beforeAll(async () => {
   });
   const walletUrl = await listen(wallet);
   frontendDir = fs.mkdtempSync(path.join(os.tmpdir(), 'raseed-frontend-'));
-  fs.writeFileSync(path.join(frontendDir, 'index.html'), '<!doctype html><title>Raseed</title><div id="root"></div>');
+  fs.writeFileSync(
+    path.join(frontendDir, 'index.html'),
+    '<!doctype html><title>Raseed</title><div id="root"></div>',
+  );
   const config = loadGatewayConfig({
     AUTH_URL: auth.service.url,
     WALLET_URL: walletUrl,
@@ -83,7 +88,11 @@ describe('gateway', () => {
   it('answers 429 to the 11th rapid failed sign-in from one address, and not to another address', async () => {
     const ip = client();
     const attempt = (from: string) =>
-      api().post('/api/signin').set(xhr).set('X-Forwarded-For', from).send({ email: 'x@example.com', password: 'wrong-pass' });
+      api()
+        .post('/api/signin')
+        .set(xhr)
+        .set('X-Forwarded-For', from)
+        .send({ email: 'x@example.com', password: 'wrong-pass' });
     for (let i = 1; i <= 10; i++) expect((await attempt(ip)).status).toBe(401);
     const blocked = await attempt(ip);
     expect(blocked.status).toBe(429);
@@ -131,11 +140,17 @@ describe('gateway', () => {
 
   it('propagates the request id to the service, and makes one when the browser sends none', async () => {
     seenByWallet = [];
-    const given = await api().get('/api/balance?user_id=1').set('X-Request-Id', 'req-given-12345').expect(200);
+    const given = await api()
+      .get('/api/balance?user_id=1')
+      .set('X-Request-Id', 'req-given-12345')
+      .expect(200);
     expect(given.headers['x-request-id']).toBe('req-given-12345');
     const made = await api().get('/api/balance?user_id=1').expect(200);
     expect(made.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
-    expect(seenByWallet.map((h) => h['x-request-id'])).toEqual(['req-given-12345', made.headers['x-request-id']]);
+    expect(seenByWallet.map((h) => h['x-request-id'])).toEqual([
+      'req-given-12345',
+      made.headers['x-request-id'],
+    ]);
   });
 
   it('answers 502 with a clear error when a service is down', async () => {
