@@ -48,15 +48,23 @@ wait_port() { # name port seconds
   die "$1 did not open port $2 within $3 s; see $LOGS/$1.log"
 }
 
-pid_alive() { [ -f "$RUN/$1.pid" ] && kill -0 "$(cat "$RUN/$1.pid")" 2>/dev/null; }
+# A process that has exited but was not yet reaped (a zombie) counts as gone.
+alive() { local state; state=$(ps -o stat= -p "$1" 2>/dev/null) && [ -n "$state" ] && [[ $state != Z* ]]; }
+pid_alive() { [ -f "$RUN/$1.pid" ] && alive "$(cat "$RUN/$1.pid")"; }
 
 # launch NAME COMMAND...: detached from this shell, output to the component's log.
 launch() {
   local name=$1
   shift
+  rm -f "$RUN/$name.pid"
   mkdir -p "$RUN" "$LOGS"
-  setsid nohup "$@" >>"$LOGS/$name.log" 2>&1 </dev/null &
-  echo $! >"$RUN/$name.pid"
+  # The process records its own pid (setsid may fork), leads its own process group, and outlives this shell.
+  nohup setsid bash -c 'echo $$ >"$0"; exec "$@"' "$RUN/$name.pid" "$@" >>"$LOGS/$name.log" 2>&1 </dev/null &
+  local i
+  for ((i = 0; i < 40; i++)); do
+    [ -s "$RUN/$name.pid" ] && return 0
+    sleep 0.05
+  done
 }
 
 # Go builds print one line per compiled package; show a running count instead.
@@ -226,7 +234,7 @@ down_one() {
   say "stopping $c"
   kill -TERM -- "-$pid" 2>/dev/null || kill -TERM "$pid" 2>/dev/null || true
   for ((i = 0; i < 120; i++)); do
-    kill -0 "$pid" 2>/dev/null || break
+    alive "$pid" || break
     sleep 0.25
   done
   kill -KILL -- "-$pid" 2>/dev/null || true

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import type { Logger } from '@raseed/kit';
-import express, { type Express } from 'express';
+import express, { type ErrorRequestHandler, type Express } from 'express';
 import helmet from 'helmet';
 import { createProxyMiddleware } from 'http-proxy-middleware';
 import type IORedis from 'ioredis';
@@ -117,5 +117,9 @@ export function createGateway(config: GatewayConfig, redis: IORedis, logger: Log
     res.setHeader('cache-control', 'no-cache');
     res.sendFile(index);
   });
+  app.use(((err, req, res, _next) => {
+    req.log.error({ err }, 'gateway error');
+    if (!res.headersSent) res.status(500).json({ error: 'Internal server error' });
+  }) as ErrorRequestHandler);
   return app;
 }

@@ -16,6 +16,8 @@ export function authRateLimits(redis: IORedis, limit: number, windowSeconds: num
       skipSuccessfulRequests,
       standardHeaders: 'draft-7',
       legacyHeaders: false,
+      // While Redis is away, sign-in stays possible rather than every sign-in failing.
+      passOnStoreError: true,
       store: new RedisStore({
         prefix: `raseed:rl:${name}:`,
         sendCommand: (command: string, ...args: string[]) =>

@@ -3,6 +3,7 @@ import type { Queue } from 'bullmq';
 import type { AuthConfig } from './config';
 import type { ResetStore } from './data/resets';
 import type { UserStore } from './data/users';
+import type { PasswordHasher } from './domain/passwords';
 import type { Email } from './jobs/email';
 
 /** What the routes of the auth service work with. */
@@ -10,6 +11,7 @@ export interface AuthDeps {
   config: AuthConfig;
   users: UserStore;
   resets: ResetStore;
+  passwords: PasswordHasher;
   emails: Queue<Email>;
   logger: Logger;
   /** Tells the outbox relay that an event is waiting. */

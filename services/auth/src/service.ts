@@ -4,6 +4,7 @@ import type { AuthConfig } from './config';
 import { ResetStore } from './data/resets';
 import { UserStore, userModel } from './data/users';
 import { ensureFirstAdmin } from './domain/accounts';
+import { passwordHasher } from './domain/passwords';
 import { emailQueue, startEmailWorker } from './jobs/email';
 import { sessionRoutes } from './routes/session';
 import { userRoutes } from './routes/users';
@@ -19,8 +20,9 @@ export function startAuth(config: AuthConfig): Promise<RunningService> {
     ctx.onStop(() => emails.close());
     ctx.onStop(startEmailWorker(ctx.redis, config.SMTP_URL, config.MAIL_FROM, ctx.logger));
 
+    const passwords = passwordHasher(config.PASSWORD_HASH_COST);
     if (
-      await ensureFirstAdmin(users, {
+      await ensureFirstAdmin(users, passwords, {
         email: config.ADMIN_EMAIL,
         username: config.ADMIN_USERNAME,
         password: config.ADMIN_PASSWORD,
@@ -32,7 +34,15 @@ export function startAuth(config: AuthConfig): Promise<RunningService> {
       );
     }
 
-    const deps = { config, users, resets, emails, logger: ctx.logger, published: ctx.eventsRecorded };
+    const deps = {
+      config,
+      users,
+      resets,
+      passwords,
+      emails,
+      logger: ctx.logger,
+      published: ctx.eventsRecorded,
+    };
     const routes = Router();
     routes.use(sessionRoutes(deps), userRoutes(deps));
     return { routes, outbox: [User] };

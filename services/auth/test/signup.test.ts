@@ -21,7 +21,7 @@ describe('POST /api/signup', () => {
 
     const stored = await auth.db.collection('users').findOne({ email: account.email.toLowerCase() });
     expect(stored).toMatchObject({ username: account.username, phone: account.phone, role: 'user' });
-    expect(stored?.passwordHash).toMatch(/^\$argon2id\$/);
+    expect(stored?.passwordHash).toMatch(/^\$2[aby]\$10\$/);
     expect(JSON.stringify(stored)).not.toContain(PASSWORD);
 
     const events = await readEvents('user.registered', (e) => e.data.email === account.email.toLowerCase());

@@ -1,16 +1,17 @@
 import { conflict, isDuplicateKey, type Role } from '@raseed/kit';
 import type { UserStore } from '../data/users';
-import { hashPassword } from './passwords';
+import type { PasswordHasher } from './passwords';
 import type { AccountInput } from './rules';
 
 /** Registers an account; a taken e-mail or username answers 409 with the field that clashed. */
 export async function registerAccount(
   users: UserStore,
+  passwords: PasswordHasher,
   input: AccountInput,
   role: Role,
   fields: Record<string, unknown>,
 ): Promise<string> {
-  const passwordHash = await hashPassword(input.password);
+  const passwordHash = await passwords.hash(input.password);
   try {
     return await users.register({
       username: input.username,
@@ -33,6 +34,7 @@ export async function registerAccount(
 /** Creates the first admin from the configured credentials when the store has none. */
 export async function ensureFirstAdmin(
   users: UserStore,
+  passwords: PasswordHasher,
   admin: { email: string; username: string; password: string },
 ): Promise<boolean> {
   if (await users.hasAdmin()) return false;
@@ -41,7 +43,7 @@ export async function ensureFirstAdmin(
       username: admin.username,
       email: admin.email.toLowerCase(),
       phone: '',
-      passwordHash: await hashPassword(admin.password),
+      passwordHash: await passwords.hash(admin.password),
       role: 'admin',
     });
     return true;

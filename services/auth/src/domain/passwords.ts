@@ -1,18 +1,22 @@
 import { createHash, randomBytes } from 'node:crypto';
-import argon2 from 'argon2';
+import bcrypt from 'bcryptjs';
 
-export const hashPassword = (password: string) => argon2.hash(password, { type: argon2.argon2id });
-
-// Checked when the e-mail is unknown, so a miss takes as long as a wrong password.
-const decoy = hashPassword('raseed-decoy-password');
-
-export async function verifyPassword(hash: string | undefined, password: string): Promise<boolean> {
-  if (!hash) {
-    await argon2.verify(await decoy, password).catch(() => false);
-    return false;
-  }
-  return argon2.verify(hash, password).catch(() => false);
+export function passwordHasher(cost: number) {
+  // Checked when the e-mail is unknown, so a miss takes as long as a wrong password.
+  const decoy = bcrypt.hash('raseed-decoy-password', cost);
+  return {
+    hash: (password: string) => bcrypt.hash(password, cost),
+    async verify(hash: string | undefined, password: string): Promise<boolean> {
+      if (!hash) {
+        await bcrypt.compare(password, await decoy);
+        return false;
+      }
+      return bcrypt.compare(password, hash);
+    },
+  };
 }
+
+export type PasswordHasher = ReturnType<typeof passwordHasher>;
 
 /** A reset token is sent once by e-mail; only its hash is stored. */
 export function newResetToken(): { token: string; hash: string } {

@@ -17,8 +17,10 @@ export const texts = {
 } as const;
 
 export const MIN_PASSWORD = 8;
-// argon2 accepts long inputs, but hashing megabytes per request is a cheap denial of service.
-export const MAX_PASSWORD = 128;
+// bcrypt reads at most 72 bytes; a longer password would be silently cut.
+export const MAX_PASSWORD_BYTES = 72;
+const tooLong = 'Password must be at most 72 characters';
+const fitsBcrypt = (password: string) => Buffer.byteLength(password) <= MAX_PASSWORD_BYTES;
 
 const required = z.string({
   required_error: texts.allFieldsRequired,
@@ -42,8 +44,7 @@ export const accountSchema = accountFields
     if (!EMAIL_PATTERN.test(v.email)) ctx.addIssue({ code: 'custom', message: texts.invalidEmail });
     else if (v.password.length < MIN_PASSWORD)
       ctx.addIssue({ code: 'custom', message: texts.shortSignupPassword });
-    else if (v.password.length > MAX_PASSWORD)
-      ctx.addIssue({ code: 'custom', message: 'Password must be at most 128 characters' });
+    else if (!fitsBcrypt(v.password)) ctx.addIssue({ code: 'custom', message: tooLong });
   })
   .transform((v) => ({ ...v, email: v.email.toLowerCase() }));
 
@@ -55,9 +56,7 @@ const credential = z.string({
 });
 export const signInSchema = z.object({
   email: credential.trim().min(1, 'Email and password are required').max(254).toLowerCase(),
-  password: credential
-    .min(1, 'Email and password are required')
-    .max(MAX_PASSWORD, 'Invalid email or password'),
+  password: credential.min(1, 'Email and password are required').max(1024, 'Invalid email or password'),
 });
 
 export const resetRequestSchema = z.object({
@@ -73,7 +72,7 @@ export const resetSchema = z.object({
   newPassword: z
     .string({ required_error: texts.shortResetPassword, invalid_type_error: texts.shortResetPassword })
     .min(MIN_PASSWORD, texts.shortResetPassword)
-    .max(MAX_PASSWORD, 'Password must be at most 128 characters'),
+    .refine(fitsBcrypt, tooLong),
 });
 
 /** A percentage greater than 0 (at most 100) sets the discount; null removes it. */

@@ -2,13 +2,13 @@ import { parseInput, SESSION_COOKIE, signSession, unauthorized, badRequest } fro
 import { Router, type CookieOptions } from 'express';
 import type { AuthDeps } from '../deps';
 import { registerAccount } from '../domain/accounts';
-import { hashPassword, hashResetToken, newResetToken, verifyPassword } from '../domain/passwords';
+import { hashResetToken, newResetToken } from '../domain/passwords';
 import { accountSchema, resetRequestSchema, resetSchema, signInSchema, texts } from '../domain/rules';
 import { resetPasswordEmail } from '../jobs/email';
 
 /** Sign-up, sign-in, logout and password reset (spec §2 sign-in screens, §7). */
 export function sessionRoutes(deps: AuthDeps): Router {
-  const { config, users, resets } = deps;
+  const { config, users, resets, passwords } = deps;
   const router = Router();
   const cookie: CookieOptions = {
     httpOnly: true,
@@ -20,7 +20,7 @@ export function sessionRoutes(deps: AuthDeps): Router {
   router.post('/api/signup', async (req, res) => {
     const failed = { signupStatus: false };
     const input = parseInput(accountSchema, req.body, failed);
-    await registerAccount(users, input, 'user', failed);
+    await registerAccount(users, passwords, input, 'user', failed);
     deps.published();
     res.status(201).json({ signupStatus: true, message: 'Registration successful! Please sign in.' });
   });
@@ -29,7 +29,7 @@ export function sessionRoutes(deps: AuthDeps): Router {
     const failed = { signInStatus: false };
     const { email, password } = parseInput(signInSchema, req.body, failed);
     const user = await users.findByEmailWithPassword(email);
-    if (!(await verifyPassword(user?.passwordHash ?? undefined, password)) || !user) {
+    if (!(await passwords.verify(user?.passwordHash ?? undefined, password)) || !user) {
       throw unauthorized('Invalid email or password', failed);
     }
     const token = signSession(
@@ -77,7 +77,7 @@ export function sessionRoutes(deps: AuthDeps): Router {
     const token = req.params.token;
     if (!/^[\w-]{20,100}$/.test(token)) throw badRequest(texts.resetFailed, failed);
     const userId = await resets.consume(hashResetToken(token));
-    if (!userId || !(await users.setPassword(userId, await hashPassword(newPassword)))) {
+    if (!userId || !(await users.setPassword(userId, await passwords.hash(newPassword)))) {
       throw badRequest(texts.resetFailed, {
         ...failed,
         message: 'This reset link is invalid, used or expired.',

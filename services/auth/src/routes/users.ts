@@ -74,7 +74,7 @@ export function userRoutes(deps: AuthDeps): Router {
   router.post('/api/create-admin', requireAdmin, async (req, res) => {
     const failed = { success: false };
     const input = parseInput(accountSchema, req.body, failed);
-    await registerAccount(users, input, 'admin', failed);
+    await registerAccount(users, deps.passwords, input, 'admin', failed);
     deps.published();
     res.status(201).json({ success: true, message: 'Admin created successfully' });
   });
