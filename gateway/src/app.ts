@@ -1,19 +1,16 @@
-import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import type { Logger } from '@raseed/kit';
+import { requestLogging, type Logger } from '@raseed/kit';
 import express, { type ErrorRequestHandler, type Express } from 'express';
 import helmet from 'helmet';
 import { createProxyMiddleware } from 'http-proxy-middleware';
 import type IORedis from 'ioredis';
-import { pinoHttp } from 'pino-http';
 import { trustProxySetting, type GatewayConfig } from './config';
 import { authRateLimits } from './limits';
 import { routingTable, serviceFor, type ServiceName } from './routes';
 
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
-const REQUEST_ID = /^[\w-]{8,128}$/;
 
 export function serviceTargets(config: GatewayConfig): Record<ServiceName, string> {
   return {
@@ -33,28 +30,7 @@ export function createGateway(config: GatewayConfig, redis: IORedis, logger: Log
   app.disable('x-powered-by');
   app.set('trust proxy', trustProxySetting(config.TRUST_PROXY));
 
-  app.use((req, res, next) => {
-    const incoming = req.headers['x-request-id'];
-    const id = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
-    req.headers['x-request-id'] = id;
-    res.setHeader('x-request-id', id);
-    next();
-  });
-  app.use(
-    pinoHttp({
-      logger,
-      genReqId: (req) => req.headers['x-request-id'] as string,
-      autoLogging: { ignore: (req) => req.url === '/healthz' },
-      serializers: {
-        req: (req: { id: unknown; method: string; url: string }) => ({
-          id: req.id,
-          method: req.method,
-          url: req.url,
-        }),
-        res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
-      },
-    }),
-  );
+  app.use(requestLogging(logger));
   app.use(helmet());
 
   app.get('/healthz', async (_req, res) => {
@@ -118,7 +94,7 @@ export function createGateway(config: GatewayConfig, redis: IORedis, logger: Log
     res.sendFile(index);
   });
   app.use(((err, req, res, _next) => {
-    req.log.error({ err }, 'gateway error');
+    logger.error({ err, requestId: req.headers['x-request-id'] }, 'gateway error');
     if (!res.headersSent) res.status(500).json({ error: 'Internal server error' });
   }) as ErrorRequestHandler);
   return app;

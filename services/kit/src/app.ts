@@ -1,11 +1,10 @@
-import { randomUUID } from 'node:crypto';
 import cookieParser from 'cookie-parser';
 import express, { type ErrorRequestHandler, type Express, type Router } from 'express';
 import helmet from 'helmet';
 import mongoose from 'mongoose';
-import { pinoHttp } from 'pino-http';
 import { authenticate } from './auth';
 import { HttpError } from './errors';
+import { requestLogging } from './http-log';
 import type { Logger } from './logger';
 
 export type ReadinessCheck = () => Promise<boolean>;
@@ -17,8 +16,6 @@ export interface AppOptions {
   readiness: Record<string, ReadinessCheck>;
   bodyLimit?: string;
 }
-
-const REQUEST_ID = /^[\w-]{8,128}$/;
 
 /** The Express app every service shares: security headers, logs, body limits, session, health, errors. */
 export function createApp({
@@ -32,26 +29,7 @@ export function createApp({
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback, uniquelocal');
   app.use(helmet());
-  app.use(
-    pinoHttp({
-      logger,
-      genReqId: (req, res) => {
-        const incoming = req.headers['x-request-id'];
-        const id = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
-        res.setHeader('x-request-id', id);
-        return id;
-      },
-      autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' },
-      serializers: {
-        req: (req: { id: unknown; method: string; url: string }) => ({
-          id: req.id,
-          method: req.method,
-          url: req.url,
-        }),
-        res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
-      },
-    }),
-  );
+  app.use(requestLogging(logger));
 
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });

@@ -4,6 +4,7 @@ export * from './config';
 export * from './consumer';
 export * from './errors';
 export * from './events';
+export * from './http-log';
 export * from './kafka';
 export * from './locks';
 export * from './logger';

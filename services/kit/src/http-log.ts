@@ -1,0 +1,35 @@
+import { randomUUID } from 'node:crypto';
+import type { RequestHandler } from 'express';
+import { pinoHttp } from 'pino-http';
+import type { Logger } from './logger';
+
+const REQUEST_ID = /^[\w-]{8,128}$/;
+
+/**
+ * Gives every request an id (the caller's, when well-formed, else a new one), kept in the
+ * request's own header so a proxy passes it on, and echoed in the answer; then logs each
+ * request with it, one line when it completes.
+ */
+export function requestLogging(logger: Logger): RequestHandler[] {
+  const assignId: RequestHandler = (req, res, next) => {
+    const incoming = req.headers['x-request-id'];
+    const id = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    req.headers['x-request-id'] = id;
+    res.setHeader('x-request-id', id);
+    next();
+  };
+  const log = pinoHttp({
+    logger,
+    genReqId: (req) => req.headers['x-request-id'] as string,
+    autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' },
+    serializers: {
+      req: (req: { id: unknown; method: string; url: string }) => ({
+        id: req.id,
+        method: req.method,
+        url: req.url,
+      }),
+      res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+    },
+  });
+  return [assignId, log];
+}
