@@ -67,14 +67,21 @@ launch() {
   done
 }
 
-# Go builds print one line per compiled package; show a running count instead.
+# Go builds print one line per compiled package; show a running count instead
+# (in place on a terminal, every 100 packages in a log).
 progress() {
-  awk -v what="$1" '{ n++; printf "\r  %s: %d packages compiled", what, n; fflush() } END { if (n) print "" }'
+  local tty=0
+  [ -t 1 ] && tty=1
+  awk -v what="$1" -v tty="$tty" '{
+    n++
+    if (tty) { printf "\r  %s: %d packages compiled", what, n; fflush() }
+    else if (n % 100 == 0) { printf "  %s: %d packages compiled\n", what, n; fflush() }
+  } END { if (tty && n) print ""; else if (n) printf "  %s: %d packages compiled\n", what, n }'
 }
 
 go_env() {
   need go "Go is missing: install Go 1.22 or newer (https://go.dev/doc/install) and re-run."
-  export GOPATH="$CACHE/go" GOFLAGS=-buildvcs=false
+  export GOPATH="$CACHE/go" GOCACHE="$CACHE/go-build" GOFLAGS=-buildvcs=false
 }
 
 # ---------------------------------------------------------------- mongo (FerretDB or mongod)
@@ -124,7 +131,7 @@ kafka_provision() {
   work=$(mktemp -d)
   cp "$INFRA_DIR/kafka/pom.xml" "$work/"
   (cd "$work" && mvn -B package -Dmaven.repo.local="$CACHE/m2" -Dkafka.version="$KAFKA_VERSION" -DoutputDir="$KAFKA_HOME/lib" |
-    grep -E 'Downloaded from|BUILD|ERROR' | awk '/Downloaded from/ { n++; printf "\r  %d files downloaded", n; fflush(); next } { print ""; print }')
+    grep -E 'Downloaded from|BUILD|ERROR' | awk '/Downloaded from/ { n++; if (n % 50 == 0) { printf "  %d files downloaded\n", n; fflush() }; next } { print }')
   rm -rf "$work"
   ls "$KAFKA_HOME"/lib/kafka_2.13-*.jar >/dev/null 2>&1 || die "Kafka download failed"
   touch "$KAFKA_HOME/.complete"

@@ -8,8 +8,14 @@ export const PASSWORD = 'correct-horse-9';
 /** Starts the auth service on its own database against the real infrastructure. */
 export async function startTestAuth(extra: Record<string, string> = {}) {
   const adminEmail = `${uniqueName('admin')}@raseed.test`;
+  // bcrypt's lowest accepted cost keeps the suite quick; the service's default is 12.
   const config = loadAuthConfig(
-    testEnv('auth', { ADMIN_EMAIL: adminEmail, ADMIN_PASSWORD: PASSWORD, ...extra }),
+    testEnv('auth', {
+      ADMIN_EMAIL: adminEmail,
+      ADMIN_PASSWORD: PASSWORD,
+      PASSWORD_HASH_COST: '10',
+      ...extra,
+    }),
   );
   const service = await startAuth(config);
   const db = await openDatabase(config.MONGO_DB);
