@@ -1,12 +1,4 @@
-import {
-  createEvent,
-  documentKey,
-  outboxPlugin,
-  toDollars,
-  withEvents,
-  type DocumentLocks,
-  type Role,
-} from '@raseed/kit';
+import { documentKey, outboxPlugin, toDollars, withEvents, type DocumentLocks, type Role } from '@raseed/kit';
 import {
   Schema,
   Types,
@@ -16,6 +8,7 @@ import {
   type Model,
   type UpdateQuery,
 } from 'mongoose';
+import { userDeleted, userDiscountChanged, userRegistered } from '../events/published';
 
 const userSchema = new Schema(
   {
@@ -46,7 +39,6 @@ export function userModel(conn: Connection): UserModel {
   return (conn.models.User as UserModel | undefined) ?? conn.model<User>('User', userSchema, 'users');
 }
 
-const SOURCE = 'auth';
 const active = { deletedAt: null };
 
 /** The user as the admin screens read it (spec §3, admin view). */
@@ -88,14 +80,7 @@ export class UserStore {
   }) {
     const _id = new Types.ObjectId();
     const createdAt = new Date();
-    const event = createEvent(SOURCE, 'user.registered', _id.toString(), {
-      userId: _id.toString(),
-      username: input.username,
-      email: input.email,
-      phone: input.phone,
-      role: input.role,
-      createdAt: createdAt.toISOString(),
-    });
+    const event = userRegistered({ id: _id.toString(), ...input, createdAt });
     await this.users.create({
       _id,
       ...input,
@@ -162,11 +147,7 @@ export class UserStore {
 
   setDiscount(id: string, percentage: number | null, lastSalesMicros: number | undefined) {
     const setAt = new Date();
-    const event = createEvent(SOURCE, 'user.discount-changed', id, {
-      userId: id,
-      percentage,
-      setAt: setAt.toISOString(),
-    });
+    const event = userDiscountChanged(id, percentage, setAt);
     const set: Record<string, unknown> = { percentage, percentageSetAt: percentage === null ? null : setAt };
     if (lastSalesMicros !== undefined) set.lastSales = lastSalesMicros;
     return this.update(id, { $set: set, ...withEvents(event) });
@@ -177,7 +158,7 @@ export class UserStore {
    * the record stays as a tombstone that carries the user.deleted event out.
    */
   delete(id: string): Promise<boolean> {
-    const event = createEvent(SOURCE, 'user.deleted', id, { userId: id });
+    const event = userDeleted(id);
     const tombstone = `deleted-${id}`;
     return this.update(id, {
       $set: {

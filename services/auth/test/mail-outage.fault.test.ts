@@ -1,0 +1,43 @@
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import { createQueue, redisConnection } from '@raseed/kit';
+import { waitForEmail } from '@raseed/kit/testing';
+import { EMAIL_QUEUE } from '../src/jobs/email';
+import { startTestAuth, type TestAuth } from './support';
+
+const infra = (...args: string[]) =>
+  execFileSync('bash', [path.resolve(__dirname, '../../../infra/infra.sh'), ...args], { stdio: 'inherit' });
+
+let auth: TestAuth;
+const redis = redisConnection(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
+const queue = createQueue(EMAIL_QUEUE, redis);
+beforeAll(async () => {
+  auth = await startTestAuth();
+});
+afterAll(async () => {
+  infra('up', 'mail');
+  await queue.close();
+  await redis.quit();
+  await auth.stop();
+});
+
+describe('with the mail server down', () => {
+  it('keeps the reset e-mail queued and delivers it once the server is back', async () => {
+    const customer = await auth.newCustomer();
+    infra('down', 'mail');
+    await auth.http().post('/api/reset-password-request').send({ email: customer.email }).expect(200);
+
+    const reset = await auth.db.collection('password_resets').findOne({});
+    const jobId = `reset-${String(reset?._id)}`;
+    const deadline = Date.now() + 10_000;
+    while (((await queue.getJob(jobId))?.attemptsMade ?? 0) < 1 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    expect((await queue.getJob(jobId))?.attemptsMade).toBeGreaterThanOrEqual(1);
+
+    infra('up', 'mail');
+    const mails = await waitForEmail(customer.email, 30_000);
+    expect(mails).toHaveLength(1);
+    expect(mails[0]?.text).toContain('/reset-password/');
+  });
+});
