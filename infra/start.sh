@@ -52,5 +52,10 @@ The first admin is created from ADMIN_EMAIL and ADMIN_PASSWORD when no admin exi
   ADMIN_PASSWORD=${ADMIN_PASSWORD:+(from your environment)}${ADMIN_PASSWORD:-raseed-admin-password (default; set your own before the first start)}
 E-mails (password resets) are caught at http://127.0.0.1:1080
 MSG
-wait -n "${pids[@]}" || true
-echo "a service stopped; see the logs in $logs" >&2
+# Ctrl-C reaches the services too; each stops gracefully and exits 0.
+code=0
+wait -n "${pids[@]}" || code=$?
+if [ "$code" -ne 0 ]; then
+  echo "a service stopped unexpectedly (exit code $code); see the logs in $logs" >&2
+  exit 1
+fi
