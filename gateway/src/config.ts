@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { parseEnv } from '@raseed/kit';
 import { z } from 'zod';
 
 const env = z.object({
@@ -25,12 +26,7 @@ const env = z.object({
 export type GatewayConfig = z.infer<typeof env>;
 
 export function loadGatewayConfig(source: NodeJS.ProcessEnv = process.env): GatewayConfig {
-  const parsed = env.safeParse(source);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
-    throw new Error(`invalid configuration:\n${lines.join('\n')}`);
-  }
-  return parsed.data;
+  return parseEnv(env, source);
 }
 
 export function trustProxySetting(value: string): boolean | number | string {

@@ -37,19 +37,22 @@ const DEV_JWT_SECRET = 'raseed-local-development-secret-not-for-production';
 export type BaseConfig = Omit<z.infer<typeof baseEnv>, 'JWT_SECRET'> & { JWT_SECRET: string };
 
 /**
- * Reads and validates the environment once at start. A bad value stops the process
+ * Reads and validates an environment once at start. A bad value stops the process
  * with one line per problem rather than failing later on first use.
  */
+export function parseEnv<S extends z.ZodTypeAny>(schema: S, env: NodeJS.ProcessEnv): z.infer<S> {
+  const parsed = schema.safeParse(env);
+  if (parsed.success) return parsed.data;
+  const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+  throw new Error(`invalid configuration:\n${lines.join('\n')}`);
+}
+
+/** The shared contract plus a service's own variables. */
 export function loadConfig<T extends z.ZodRawShape>(
   extra: T,
   env: NodeJS.ProcessEnv = process.env,
 ): BaseConfig & z.infer<z.ZodObject<T>> {
-  const parsed = baseEnv.extend(extra).safeParse(env);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
-    throw new Error(`invalid configuration:\n${lines.join('\n')}`);
-  }
-  const config = parsed.data as z.infer<typeof baseEnv> & z.infer<z.ZodObject<T>>;
+  const config = parseEnv(baseEnv.extend(extra), env) as z.infer<typeof baseEnv> & z.infer<z.ZodObject<T>>;
   if (!config.JWT_SECRET) {
     if (config.NODE_ENV === 'production') throw new Error('invalid configuration:\n  JWT_SECRET: required');
     config.JWT_SECRET = DEV_JWT_SECRET;
