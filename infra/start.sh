@@ -34,14 +34,15 @@ for app in services/auth services/wallet services/catalog services/orders servic
   echo "  $name (log: $logs/$name.log)"
 done
 
+healthy() { curl -fs "http://127.0.0.1:$port/healthz" >/dev/null 2>&1; }
 for _ in $(seq 1 120); do
-  if curl -fs "http://127.0.0.1:$port/healthz" >/dev/null 2>&1; then break; fi
+  healthy && break
   for pid in "${pids[@]}"; do
     kill -0 "$pid" 2>/dev/null || { echo "a service stopped during start; see the logs in $logs" >&2; exit 1; }
   done
   sleep 0.5
 done
-curl -fs "http://127.0.0.1:$port/healthz" >/dev/null || { echo "the store did not become healthy; see $logs" >&2; exit 1; }
+healthy || { echo "the store did not become healthy; see $logs" >&2; exit 1; }
 
 cat <<MSG
 

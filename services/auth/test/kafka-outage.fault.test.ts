@@ -1,10 +1,5 @@
-import { execFileSync } from 'node:child_process';
-import path from 'node:path';
-import { readEvents, uniqueName } from '@raseed/kit/testing';
+import { infra, readEvents, uniqueName } from '@raseed/kit/testing';
 import { PASSWORD, startTestAuth, type TestAuth } from './support';
-
-const infra = (...args: string[]) =>
-  execFileSync('bash', [path.resolve(__dirname, '../../../infra/infra.sh'), ...args], { stdio: 'inherit' });
 
 let auth: TestAuth;
 beforeAll(async () => {

@@ -1,12 +1,7 @@
-import { execFileSync } from 'node:child_process';
-import path from 'node:path';
 import { createQueue, redisConnection } from '@raseed/kit';
-import { waitForEmail } from '@raseed/kit/testing';
+import { infra, waitForEmail } from '@raseed/kit/testing';
 import { EMAIL_QUEUE } from '../src/jobs/email';
 import { startTestAuth, type TestAuth } from './support';
-
-const infra = (...args: string[]) =>
-  execFileSync('bash', [path.resolve(__dirname, '../../../infra/infra.sh'), ...args], { stdio: 'inherit' });
 
 let auth: TestAuth;
 const redis = redisConnection(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');

@@ -21,8 +21,10 @@ export class DocumentLocks {
     private readonly waitMs = 10_000,
   ) {}
 
-  async run<T>(key: string, work: () => Promise<T>): Promise<T> {
-    const name = `raseed:lock:${key}`;
+  /** Runs `work` as the only writer of the model's document whose `_id` (or other unique key) is `id`. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any model's documents can be locked
+  async run<T>(model: Model<any>, id: unknown, work: () => Promise<T>): Promise<T> {
+    const name = `raseed:lock:${model.db.name}.${model.collection.collectionName}:${String(id)}`;
     const token = randomUUID();
     const deadline = Date.now() + this.waitMs;
     let pause = 2;
@@ -37,10 +39,4 @@ export class DocumentLocks {
       await this.redis.eval(RELEASE, 1, name, token);
     }
   }
-}
-
-/** The lock key of one document: database, collection and id. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any model's documents can be locked
-export function documentKey(model: Model<any>, id: unknown): string {
-  return `${model.db.name}.${model.collection.collectionName}:${String(id)}`;
 }

@@ -2,15 +2,15 @@ import type { Kafka, Producer } from 'kafkajs';
 import { Schema, type Model } from 'mongoose';
 import { EVENT_TYPES, type EventEnvelope } from './events';
 import { ensureTopics } from './kafka';
-import { documentKey, type DocumentLocks } from './locks';
+import type { DocumentLocks } from './locks';
 import type { Logger } from './logger';
 
 /**
  * The outbox lives inside the document whose change it announces: the change and its
- * events are one single-document write (no multi-document transactions needed).
- * Writers of such a document, the relay among them, take its DocumentLocks lock. The relay publishes pending events
- * and then removes them from the document; consumers drop the rare duplicate by id
- * (a relay that stops between publishing and removing sends the batch again).
+ * events are one single-document write (no multi-document transactions needed), made
+ * under the document's lock (DocumentLocks), as is the relay's removal of what it sent.
+ * The relay publishes pending events and then removes them from the document; consumers
+ * drop the rare duplicate by id (a relay stopped between the two sends the batch again).
  */
 export function outboxPlugin(schema: Schema): void {
   schema.add({ outbox: { type: [Schema.Types.Mixed], default: undefined, select: false } });
@@ -124,7 +124,7 @@ export class OutboxRelay {
       // Removing it one checked entry at a time leaves events written meanwhile in place,
       // and needs no more than $pop (a compatible store may lack conditional $pull).
       for (const doc of docs) {
-        await this.locks.run(documentKey(model, doc._id), async () => {
+        await this.locks.run(model, doc._id, async () => {
           for (const event of doc.outbox ?? []) {
             await model.updateOne({ _id: doc._id, 'outbox.0.id': event.id }, { $pop: { outbox: -1 } });
           }

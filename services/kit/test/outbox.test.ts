@@ -2,7 +2,6 @@ import {
   createEvent,
   createKafka,
   createLogger,
-  documentKey,
   DocumentLocks,
   OutboxRelay,
   redisConnection,
@@ -58,7 +57,7 @@ function registered(userId: string): EventEnvelope<'user.registered'> {
 /** Records a change and its event in one single-document write, as the only writer of the document, as services do. */
 async function recordRegistration(userId: string): Promise<EventEnvelope<'user.registered'>> {
   const event = registered(userId);
-  await locks.run(documentKey(customers, userId), () =>
+  await locks.run(customers, userId, () =>
     customers.updateOne(
       { _id: userId },
       { $set: { email: event.data.email }, ...withEvents(event) },

@@ -1,4 +1,6 @@
+import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import path from 'node:path';
 import { Kafka, logLevel } from 'kafkajs';
 import mongoose from 'mongoose';
 import type { EventEnvelope, EventType } from '../src/events';
@@ -90,3 +92,8 @@ export async function waitForEmail(address: string, timeoutMs = 20_000, after = 
 }
 
 export const uniqueName = (prefix: string) => `${prefix}${randomUUID().replace(/-/g, '').slice(0, 10)}`;
+
+/** Runs infra/infra.sh, for tests that stop and start a shared server. */
+export function infra(...args: string[]): void {
+  execFileSync('bash', [path.resolve(__dirname, '../../../infra/infra.sh'), ...args], { stdio: 'inherit' });
+}

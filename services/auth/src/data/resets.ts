@@ -38,7 +38,7 @@ export class ResetStore {
   async consume(tokenHash: string): Promise<string | null> {
     const now = new Date();
     // Two requests with one link must not both pass (see DocumentLocks).
-    const reset = await this.locks.run(`${this.resets.db.name}.password_resets:${tokenHash}`, () =>
+    const reset = await this.locks.run(this.resets, tokenHash, () =>
       this.resets.findOneAndUpdate(
         { tokenHash, usedAt: null, expiresAt: { $gt: now } },
         { $set: { usedAt: now } },

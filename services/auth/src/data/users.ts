@@ -1,4 +1,4 @@
-import { documentKey, outboxPlugin, toDollars, withEvents, type DocumentLocks, type Role } from '@raseed/kit';
+import { outboxPlugin, toDollars, withEvents, type DocumentLocks, type Role } from '@raseed/kit';
 import {
   Schema,
   Types,
@@ -64,7 +64,7 @@ export class UserStore {
 
   /** Updates one user as the only writer of that document (see DocumentLocks). */
   private async update(id: string, change: UpdateQuery<User>): Promise<boolean> {
-    const result = await this.locks.run(documentKey(this.users, id), () =>
+    const result = await this.locks.run(this.users, id, () =>
       this.users.updateOne({ _id: id, ...active }, change),
     );
     return result.matchedCount === 1;
