@@ -84,12 +84,35 @@ go_env() {
   export GOPATH="$CACHE/go" GOCACHE="$CACHE/go-build" GOFLAGS=-buildvcs=false
 }
 
-# ---------------------------------------------------------------- mongo (FerretDB or mongod)
+# ---------------------------------------------------------------- mongo (FerretDB on PostgreSQL, or mongod)
+# FerretDB 1.x speaks the MongoDB wire protocol over a PostgreSQL database of its own.
+# Its SQLite backend filters documents in its own process, so every read scans the
+# whole collection there (measured: 100 ms for an _id lookup at 50,000 documents, 1 s
+# for any other field); PostgreSQL evaluates the same filters about 50 times faster.
+PG_PORT=5433
+PG_DIR="$DATA/postgres"
+# As root, PostgreSQL runs as the postgres account, which may not reach $DATA (under a
+# private home): its files then live in that account's home, one folder per $DATA.
+if [ "$(id -u)" = 0 ]; then
+  PG_DIR="/var/lib/postgresql/raseed-$(printf '%s' "$DATA" | md5sum | cut -c1-8)"
+fi
+pg_bin() { ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1; }
+# PostgreSQL refuses to run as root: then it runs as the postgres account Debian's package creates.
+as_pg() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
+
 mongo_provision() {
   command -v mongod >/dev/null 2>&1 && return 0
+  if [ -z "$(pg_bin)" ]; then
+    [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 ||
+      die "PostgreSQL is missing: install it (apt-get install postgresql) and re-run."
+    say "installing PostgreSQL from Debian's packages (FerretDB's storage)"
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q postgresql >/dev/null 2>&1 ||
+      { apt-get update -q >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -q postgresql >/dev/null; } ||
+      die "could not install postgresql with apt-get"
+  fi
   [ -x "$BIN/ferretdb" ] && return 0
   go_env
-  say "building FerretDB $FERRETDB_VERSION (SQLite backend) from the Go module proxy; first run only"
+  say "building FerretDB $FERRETDB_VERSION from the Go module proxy; first run only"
   local mod build="$CACHE/build/ferretdb"
   rm -rf "$build" && mkdir -p "$build"
   (cd "$build" && go mod init raseed.local/ferretdb >/dev/null 2>&1 &&
@@ -105,16 +128,44 @@ mongo_provision() {
   rm -rf "$build"
 }
 
+postgres_start() {
+  local bin
+  bin=$(pg_bin)
+  mkdir -p "$PG_DIR" "$LOGS"
+  if [ "$(id -u)" = 0 ]; then chown postgres "$PG_DIR"; fi
+  if [ ! -f "$PG_DIR/data/PG_VERSION" ]; then
+    say "creating FerretDB's PostgreSQL database in $PG_DIR"
+    as_pg "$bin/initdb" -D "$PG_DIR/data" -A trust -U postgres -E UTF8 >"$PG_DIR/initdb.log" 2>&1 ||
+      die "initdb failed; see $PG_DIR/initdb.log"
+  fi
+  if ! port_open "$PG_PORT"; then
+    as_pg "$bin/pg_ctl" -D "$PG_DIR/data" -l "$PG_DIR/postgres.log" -w -t 60 start \
+      -o "-p $PG_PORT -c listen_addresses=127.0.0.1 -k $PG_DIR -c fsync=on -c max_connections=200" >/dev/null ||
+      die "PostgreSQL did not start; see $PG_DIR/postgres.log"
+  fi
+  as_pg "$bin/psql" -h 127.0.0.1 -p "$PG_PORT" -U postgres -tAc "SELECT 1 FROM pg_database WHERE datname = 'ferretdb'" |
+    grep -q 1 || as_pg "$bin/createdb" -h 127.0.0.1 -p "$PG_PORT" -U postgres ferretdb
+}
+
 mongo_start() {
   mkdir -p "$DATA/mongo"
   if command -v mongod >/dev/null 2>&1; then
     launch mongo mongod --dbpath "$DATA/mongo" --bind_ip 127.0.0.1 --port "$MONGO_PORT"
   else
-    launch mongo "$BIN/ferretdb" --handler=sqlite --sqlite-url="file:$DATA/mongo/" \
+    postgres_start
+    launch mongo "$BIN/ferretdb" --handler=pg \
+      --postgresql-url="postgres://postgres@127.0.0.1:$PG_PORT/ferretdb?pool_max_conns=50" \
       --listen-addr="127.0.0.1:$MONGO_PORT" --state-dir="$DATA/mongo" --debug-addr=127.0.0.1:8088 \
       --telemetry=disable --log-level=warn
   fi
   wait_port mongo "$MONGO_PORT" 30
+}
+
+mongo_stop() {
+  local bin
+  bin=$(pg_bin)
+  [ -n "$bin" ] && [ -f "$PG_DIR/data/postmaster.pid" ] || return 0
+  as_pg "$bin/pg_ctl" -D "$PG_DIR/data" -m fast -w stop >/dev/null 2>&1 || true
 }
 mongo_port() { echo "$MONGO_PORT"; }
 mongo_url() { echo "mongodb://127.0.0.1:$MONGO_PORT"; }
@@ -236,7 +287,11 @@ up_one() {
 
 down_one() {
   local c=$1 pid i
-  pid_alive "$c" || { rm -f "$RUN/$c.pid"; return 0; }
+  if ! pid_alive "$c"; then
+    rm -f "$RUN/$c.pid"
+    if declare -F "${c}_stop" >/dev/null; then "${c}_stop"; fi
+    return 0
+  fi
   pid=$(cat "$RUN/$c.pid")
   say "stopping $c"
   kill -TERM -- "-$pid" 2>/dev/null || kill -TERM "$pid" 2>/dev/null || true
@@ -246,6 +301,7 @@ down_one() {
   done
   kill -KILL -- "-$pid" 2>/dev/null || true
   rm -f "$RUN/$c.pid"
+  if declare -F "${c}_stop" >/dev/null; then "${c}_stop"; fi
 }
 
 status() {

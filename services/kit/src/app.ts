@@ -14,6 +14,8 @@ export interface AppOptions {
   jwtSecret: string;
   routes: Router;
   readiness: Record<string, ReadinessCheck>;
+  /** The service's OpenAPI document, for the gateway's /api/docs. */
+  openapi?: object;
   bodyLimit?: string;
 }
 
@@ -23,6 +25,7 @@ export function createApp({
   jwtSecret,
   routes,
   readiness,
+  openapi,
   bodyLimit = '100kb',
 }: AppOptions): Express {
   const app = express();
@@ -46,6 +49,12 @@ export function createApp({
       checks: Object.fromEntries(results.map(([name, ok]) => [name, ok ? 'up' : 'down'])),
     });
   });
+
+  if (openapi) {
+    app.get('/openapi.json', (_req, res) => {
+      res.json(openapi);
+    });
+  }
 
   app.use(express.json({ limit: bodyLimit }));
   app.use(cookieParser());

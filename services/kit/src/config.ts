@@ -24,6 +24,8 @@ export const baseEnv = z.object({
   SUPPLIER_URL: z.string().url().default('http://127.0.0.1:4100'),
   PUBLIC_URL: z.string().url().default('http://localhost:8080'),
   JWT_SECRET: z.string().min(32, 'JWT_SECRET must be at least 32 characters').optional(),
+  /** Shared by the services for their internal calls (ARCHITECTURE rule 10). */
+  SERVICE_TOKEN: z.string().min(32, 'SERVICE_TOKEN must be at least 32 characters').optional(),
   JWT_TTL_SECONDS: z.coerce
     .number()
     .int()
@@ -32,9 +34,13 @@ export const baseEnv = z.object({
   OUTBOX_POLL_MS: z.coerce.number().int().positive().default(200),
 });
 
-const DEV_JWT_SECRET = 'raseed-local-development-secret-not-for-production';
+const DEV_SECRETS = {
+  JWT_SECRET: 'raseed-local-development-secret-not-for-production',
+  SERVICE_TOKEN: 'raseed-local-development-service-token-not-for-production',
+} as const;
 
-export type BaseConfig = Omit<z.infer<typeof baseEnv>, 'JWT_SECRET'> & { JWT_SECRET: string };
+export type BaseConfig = Omit<z.infer<typeof baseEnv>, keyof typeof DEV_SECRETS> &
+  Record<keyof typeof DEV_SECRETS, string>;
 
 /**
  * Reads and validates an environment once at start. A bad value stops the process
@@ -53,9 +59,10 @@ export function loadConfig<T extends z.ZodRawShape>(
   env: NodeJS.ProcessEnv = process.env,
 ): BaseConfig & z.infer<z.ZodObject<T>> {
   const config = parseEnv(baseEnv.extend(extra), env) as z.infer<typeof baseEnv> & z.infer<z.ZodObject<T>>;
-  if (!config.JWT_SECRET) {
-    if (config.NODE_ENV === 'production') throw new Error('invalid configuration:\n  JWT_SECRET: required');
-    config.JWT_SECRET = DEV_JWT_SECRET;
+  for (const name of Object.keys(DEV_SECRETS) as (keyof typeof DEV_SECRETS)[]) {
+    if (config[name]) continue;
+    if (config.NODE_ENV === 'production') throw new Error(`invalid configuration:\n  ${name}: required`);
+    config[name] = DEV_SECRETS[name];
   }
   return config as BaseConfig & z.infer<z.ZodObject<T>>;
 }

@@ -8,6 +8,19 @@ import { z } from 'zod';
  * events stay in order.
  */
 const userId = z.string().min(1);
+/** Money in events is integer micro-dollars (ARCHITECTURE rule 3). */
+const micros = z.number().int().safe();
+
+/** One ledger entry of a wallet: what moved, under which idempotency key, and the balance after it. */
+const movement = z.object({
+  userId,
+  key: z.string().min(1),
+  seq: z.number().int().positive(),
+  amount: micros.positive(),
+  balance: micros.min(0),
+  debt: micros.min(0),
+  productName: z.string(),
+});
 
 export const eventSchemas = {
   'user.registered': z.object({
@@ -24,6 +37,30 @@ export const eventSchemas = {
     percentage: z.number().positive().max(100).nullable(),
     setAt: z.string(),
   }),
+
+  'payment.submitted': z.object({
+    paymentId: z.string().min(1),
+    userId,
+    method: z.string(),
+    amount: micros.positive(),
+    createdAt: z.string(),
+  }),
+  /** A payment that moves money: a confirmed top-up, or an admin's credit, debt credit or withdrawal. */
+  'payment.confirmed': z.object({
+    paymentId: z.string().min(1),
+    userId,
+    type: z.enum(['IN', 'OUT']),
+    amount: micros.positive(),
+    productName: z.string(),
+    /** An admin's credit given as debt: the user's debt rises by the amount too. */
+    asDebt: z.boolean(),
+    confirmedAt: z.string(),
+  }),
+  'payment.rejected': z.object({ paymentId: z.string().min(1), userId, amount: micros.positive() }),
+
+  'wallet.credited': movement,
+  'wallet.debited': movement,
+  'wallet.debt-changed': z.object({ userId, key: z.string(), seq: z.number().int(), debt: micros.min(0) }),
 } as const;
 
 export type EventType = keyof typeof eventSchemas;

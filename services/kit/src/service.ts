@@ -1,9 +1,11 @@
 import type { Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import type { Express, Router } from 'express';
 import type IORedis from 'ioredis';
 import type { Kafka } from 'kafkajs';
 import type { Connection } from 'mongoose';
+import { openApiDocument } from './api';
 import { createApp, type ReadinessCheck } from './app';
 import type { BaseConfig } from './config';
 import { createKafka } from './kafka';
@@ -36,6 +38,8 @@ export interface ServiceContext<C extends ServiceConfig = ServiceConfig> {
 
 export interface ServiceParts {
   routes: Router;
+  /** The routes' OpenAPI descriptions (ApiRoutes.registry), served at /openapi.json. */
+  docs?: OpenAPIRegistry[];
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any model carrying the outbox plugin
   outbox?: import('mongoose').Model<any>[];
   readiness?: Record<string, ReadinessCheck>;
@@ -86,6 +90,7 @@ export async function startService<C extends ServiceConfig>(
     logger,
     jwtSecret: config.JWT_SECRET,
     routes: parts.routes,
+    openapi: parts.docs && openApiDocument(name, parts.docs),
     readiness: {
       mongo: async () => mongo.readyState === 1,
       redis: async () => (await redis.ping()) === 'PONG',

@@ -41,10 +41,18 @@ describe('loadConfig', () => {
     expect(() => loadConfig({}, env)).toThrow(/NODE_ENV/);
   });
 
-  it('requires JWT_SECRET in production only', () => {
-    expect(() => loadConfig({}, { NODE_ENV: 'production' })).toThrow(/JWT_SECRET: required/);
-    expect(loadConfig({}, { NODE_ENV: 'production', JWT_SECRET: SECRET }).JWT_SECRET).toBe(SECRET);
-    expect(loadConfig({}, { NODE_ENV: 'test' }).JWT_SECRET).toEqual(expect.any(String));
+  it('requires JWT_SECRET and SERVICE_TOKEN in production only', () => {
+    const token = 's'.repeat(40);
+    expect(() => loadConfig({}, { NODE_ENV: 'production', SERVICE_TOKEN: token })).toThrow(
+      /JWT_SECRET: required/,
+    );
+    expect(() => loadConfig({}, { NODE_ENV: 'production', JWT_SECRET: SECRET })).toThrow(
+      /SERVICE_TOKEN: required/,
+    );
+    const production = loadConfig({}, { NODE_ENV: 'production', JWT_SECRET: SECRET, SERVICE_TOKEN: token });
+    expect([production.JWT_SECRET, production.SERVICE_TOKEN]).toEqual([SECRET, token]);
+    const test = loadConfig({}, { NODE_ENV: 'test' });
+    expect([test.JWT_SECRET, test.SERVICE_TOKEN]).toEqual([expect.any(String), expect.any(String)]);
   });
 
   it('rejects a JWT_SECRET shorter than 32 characters, in any environment', () => {

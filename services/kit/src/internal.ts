@@ -1,0 +1,66 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { RequestHandler } from 'express';
+import pRetry from 'p-retry';
+import { forbidden, HttpError } from './errors';
+
+/** Service-to-service calls (ARCHITECTURE rule 10) carry this header; the gateway never routes /internal. */
+export const SERVICE_TOKEN_HEADER = 'x-service-token';
+
+export function requireService(token: string): RequestHandler {
+  const expected = Buffer.from(token);
+  return (req, _res, next) => {
+    const given = Buffer.from(String(req.headers[SERVICE_TOKEN_HEADER] ?? ''));
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+      throw forbidden('This call is for Raseed services only.');
+    }
+    next();
+  };
+}
+
+/**
+ * Calls another service's internal API. The calls it is used for are idempotent, so a
+ * network failure or a 5xx is retried with backoff; a 4xx is the callee's answer and is
+ * passed on as an HttpError carrying the callee's fields.
+ */
+export class ServiceClient {
+  constructor(
+    private readonly service: string,
+    private readonly baseUrl: string,
+    private readonly token: string,
+    private readonly options: { retries?: number; timeoutMs?: number } = {},
+  ) {}
+
+  async post<T>(path: string, body: unknown = {}): Promise<T> {
+    return this.call<T>('POST', path, body);
+  }
+
+  async get<T>(path: string): Promise<T> {
+    return this.call<T>('GET', path);
+  }
+
+  private async call<T>(method: string, path: string, body?: unknown): Promise<T> {
+    const unavailable = `The ${this.service} service is unavailable. Please try again.`;
+    return pRetry(
+      async () => {
+        let res: Response;
+        try {
+          res = await fetch(`${this.baseUrl}${path}`, {
+            method,
+            headers: { 'content-type': 'application/json', [SERVICE_TOKEN_HEADER]: this.token },
+            body: body === undefined ? undefined : JSON.stringify(body),
+            signal: AbortSignal.timeout(this.options.timeoutMs ?? 10_000),
+          });
+        } catch {
+          throw new HttpError(503, unavailable);
+        }
+        const answer = (await res.json().catch(() => ({}))) as Record<string, unknown>;
+        if (res.ok) return answer as T;
+        const { error, ...fields } = answer;
+        const failure = new HttpError(res.status, typeof error === 'string' ? error : unavailable, fields);
+        if (res.status < 500) throw new pRetry.AbortError(failure);
+        throw new HttpError(503, unavailable);
+      },
+      { retries: this.options.retries ?? 3, minTimeout: 100, maxTimeout: 1000 },
+    );
+  }
+}

@@ -1,0 +1,54 @@
+import { z } from 'zod';
+
+/** Lists are paged on the server (ARCHITECTURE rule 6): 10 a page unless asked otherwise. */
+export const pageSchema = z.object({
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
+  limit: z.coerce.number().int().min(1).max(100).default(10),
+});
+export type PageQuery = z.infer<typeof pageSchema>;
+
+/** The answer fields every paged list shares. */
+export function pageAnswer(query: PageQuery, total: number) {
+  return { page: query.page, total, totalPages: Math.max(1, Math.ceil(total / query.limit)) };
+}
+
+/** Displayed times are the stored time plus 2 hours (spec §9): a calendar day starts at 00:00 in that zone. */
+export const DISPLAY_OFFSET_MS = 2 * 3600_000;
+const DAY_MS = 24 * 3600_000;
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+
+const dateBound = (edge: 'start' | 'end') =>
+  z
+    .string()
+    .trim()
+    .max(40)
+    .transform((text, ctx) => {
+      const dayOnly = DATE_ONLY.test(text);
+      const at = new Date(dayOnly ? `${text}T00:00:00Z` : text).getTime();
+      if (Number.isNaN(at)) {
+        ctx.addIssue({ code: 'custom', message: 'Please enter a valid date.' });
+        return z.NEVER;
+      }
+      if (!dayOnly) return new Date(at);
+      // A day in the display zone: from its first to its last millisecond.
+      const start = at - DISPLAY_OFFSET_MS;
+      return new Date(edge === 'start' ? start : start + DAY_MS - 1);
+    })
+    .optional();
+
+/** The date filter (spec §5): from the start of the from-day to the end of the to-day. */
+export const dateRangeSchema = z.object({ from: dateBound('start'), to: dateBound('end') });
+
+/** A filter on a date field for the range, or nothing when no bound is given. */
+export function dateFilter(field: string, range: z.infer<typeof dateRangeSchema>) {
+  if (!range.from && !range.to) return {};
+  return {
+    [field]: { ...(range.from && { $gte: range.from }), ...(range.to && { $lte: range.to }) },
+  };
+}
+
+/** The start of the current month in the display zone (spec §9: monthly sales). */
+export function startOfDisplayMonth(now = new Date()): Date {
+  const local = new Date(now.getTime() + DISPLAY_OFFSET_MS);
+  return new Date(Date.UTC(local.getUTCFullYear(), local.getUTCMonth(), 1) - DISPLAY_OFFSET_MS);
+}

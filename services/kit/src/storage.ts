@@ -1,0 +1,67 @@
+import type { Readable } from 'node:stream';
+import { Client } from 'minio';
+import type { BaseConfig } from './config';
+
+/** The object store (MinIO locally, any S3 under compose). Objects are private unless a service publishes them. */
+export class ObjectStore {
+  private readonly client: Client;
+
+  constructor(
+    config: Pick<BaseConfig, 'S3_ENDPOINT' | 'S3_ACCESS_KEY' | 'S3_SECRET_KEY'>,
+    readonly bucket: string,
+  ) {
+    const url = new URL(config.S3_ENDPOINT);
+    this.client = new Client({
+      endPoint: url.hostname,
+      port: url.port ? Number(url.port) : undefined,
+      useSSL: url.protocol === 'https:',
+      accessKey: config.S3_ACCESS_KEY,
+      secretKey: config.S3_SECRET_KEY,
+    });
+  }
+
+  /** Creates the bucket when it is missing (start-up; safe to repeat and to race). */
+  async ensureBucket(): Promise<void> {
+    if (await this.client.bucketExists(this.bucket)) return;
+    await this.client.makeBucket(this.bucket).catch(async (err: unknown) => {
+      if (!(await this.client.bucketExists(this.bucket))) throw err;
+    });
+  }
+
+  async put(key: string, body: Buffer, contentType: string): Promise<void> {
+    await this.client.putObject(this.bucket, key, body, body.length, { 'Content-Type': contentType });
+  }
+
+  /** The object's bytes as a stream with its type and size, or null when there is no such object. */
+  async get(key: string): Promise<{ body: Readable; contentType: string; size: number } | null> {
+    const stat = await this.stat(key);
+    if (!stat) return null;
+    return {
+      body: await this.client.getObject(this.bucket, key),
+      contentType: String(stat.metaData['content-type'] ?? 'application/octet-stream'),
+      size: stat.size,
+    };
+  }
+
+  async exists(key: string): Promise<boolean> {
+    return (await this.stat(key)) !== null;
+  }
+
+  private async stat(key: string) {
+    try {
+      return await this.client.statObject(this.bucket, key);
+    } catch (err) {
+      const code = (err as { code?: string }).code;
+      if (code === 'NotFound' || code === 'NoSuchKey') return null;
+      throw err;
+    }
+  }
+
+  async remove(key: string): Promise<void> {
+    await this.client.removeObject(this.bucket, key);
+  }
+
+  async ping(): Promise<boolean> {
+    return this.client.bucketExists(this.bucket);
+  }
+}

@@ -1,0 +1,54 @@
+import FileType from 'file-type';
+import type { RequestHandler } from 'express';
+import multer from 'multer';
+import { badRequest, HttpError } from './errors';
+
+/** The spec's limits for receipts and catalogue images (§5, §9). */
+export const IMAGE_MAX_BYTES = 3 * 1024 * 1024;
+export const IMAGE_TEXTS = {
+  wrongType: 'Only JPG/JPEG/PNG files are allowed',
+  tooLarge: 'Image must be smaller than 3MB',
+} as const;
+const IMAGE_TYPES = new Map([
+  ['image/jpeg', 'jpg'],
+  ['image/png', 'png'],
+  ['image/webp', 'webp'],
+]);
+
+export interface CheckedImage {
+  buffer: Buffer;
+  contentType: string;
+  extension: string;
+}
+
+/**
+ * Reads a multipart form with at most one image under `field`, kept in memory (3 MB at most).
+ * Form fields land in req.body; the file, if any, in req.file. Nothing is stored here.
+ */
+export function imageForm(field: string): RequestHandler {
+  const parse = multer({
+    storage: multer.memoryStorage(),
+    limits: { fileSize: IMAGE_MAX_BYTES, files: 1, fields: 50, fieldSize: 10_000, parts: 60 },
+  }).single(field);
+  return (req, res, next) => {
+    parse(req, res, (err: unknown) => {
+      if (!err) return next();
+      if (err instanceof multer.MulterError) {
+        if (err.code === 'LIMIT_FILE_SIZE') return next(badRequest(IMAGE_TEXTS.tooLarge));
+        if (err.code === 'LIMIT_UNEXPECTED_FILE') return next(badRequest(`Send the image as "${field}".`));
+        return next(badRequest('The form could not be read.'));
+      }
+      next(err instanceof HttpError ? err : badRequest('The form could not be read.'));
+    });
+  };
+}
+
+/** Checks an uploaded file by its content (magic bytes), not by its name or declared type. */
+export async function checkImage(file: { buffer: Buffer; size: number } | undefined): Promise<CheckedImage> {
+  if (!file || file.size === 0) throw badRequest(IMAGE_TEXTS.wrongType);
+  if (file.size > IMAGE_MAX_BYTES) throw badRequest(IMAGE_TEXTS.tooLarge);
+  const detected = await FileType.fromBuffer(file.buffer);
+  const extension = detected && IMAGE_TYPES.get(detected.mime);
+  if (!detected || !extension) throw badRequest(IMAGE_TEXTS.wrongType);
+  return { buffer: file.buffer, contentType: detected.mime, extension };
+}
