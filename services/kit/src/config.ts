@@ -14,6 +14,11 @@ export const baseEnv = z.object({
         .map((b) => b.trim())
         .filter(Boolean),
     ),
+  /** A new consumer group reads each topic from its start (read models are built from history); tests start at the end. */
+  KAFKA_FROM_BEGINNING: z
+    .enum(['true', 'false'])
+    .default('true')
+    .transform((v) => v === 'true'),
   REDIS_URL: z.string().url().default('redis://127.0.0.1:6379'),
   S3_ENDPOINT: z.string().url().default('http://127.0.0.1:9000'),
   S3_ACCESS_KEY: z.string().default('raseed'),

@@ -36,6 +36,8 @@ export async function startConsumer(options: {
   const { kafka, groupId, mongo, handlers, logger } = options;
   const processed = processedEvents(mongo);
   const consumer = kafka.consumer({ groupId });
+  // Resolves once this member has its partitions, so events published after start are seen.
+  const joined = new Promise<void>((resolve) => consumer.on(consumer.events.GROUP_JOIN, () => resolve()));
   await consumer.connect();
   await consumer.subscribe({ topics: Object.keys(handlers), fromBeginning: options.fromBeginning ?? true });
   await consumer.run({
@@ -56,5 +58,6 @@ export async function startConsumer(options: {
       }
     },
   });
+  await Promise.race([joined, new Promise((resolve) => setTimeout(resolve, 30_000).unref())]);
   return () => consumer.disconnect();
 }

@@ -26,7 +26,11 @@ const DECIMAL = /^(\d{1,15})(?:\.(\d+))?$/;
  * the digits are parsed as written, never through a float product, so 0.1 is 100,000 and
  * a seventh decimal, an exponent, NaN or Infinity is refused with a clear text.
  */
-export function dollarAmount(texts: { required: string; invalid: string }, maxMicros: number) {
+export function dollarAmount(
+  texts: { required: string; invalid: string },
+  maxMicros: number,
+  { allowZero = false } = {},
+) {
   return z.unknown().transform((value, ctx): number => {
     const fail = (message: string) => {
       ctx.addIssue({ code: 'custom', message });
@@ -43,7 +47,7 @@ export function dollarAmount(texts: { required: string; invalid: string }, maxMi
     const fraction = match[2] ?? '';
     if (fraction.length > 6) return fail('The amount can have at most 6 decimal places.');
     const micros = Number(match[1]) * MICROS_PER_DOLLAR + Number(fraction.padEnd(6, '0'));
-    if (micros <= 0) return fail(texts.invalid);
+    if (micros < 0 || (micros === 0 && !allowZero)) return fail(texts.invalid);
     if (micros > maxMicros) return fail(`The amount can be at most ${formatDollars(maxMicros)}$.`);
     return micros;
   });

@@ -11,14 +11,26 @@ import type { Logger } from './logger';
  * under the document's lock (DocumentLocks), as is the relay's removal of what it sent.
  * The relay publishes pending events and then removes them from the document; consumers
  * drop the rare duplicate by id (a relay stopped between the two sends the batch again).
+ * A top-level `hasEvents` flag marks documents with pending events: a plain equality on a
+ * top-level field is the one filter the local store evaluates without reading every
+ * document into its own process.
  */
 export function outboxPlugin(schema: Schema): void {
-  schema.add({ outbox: { type: [Schema.Types.Mixed], default: undefined, select: false } });
+  schema.add({
+    outbox: { type: [Schema.Types.Mixed], default: undefined, select: false },
+    hasEvents: { type: Boolean, select: false },
+  });
+  schema.pre('save', function markEvents() {
+    if ((this.get('outbox') as unknown[] | undefined)?.length) this.set('hasEvents', true);
+  });
 }
 
-/** The update fragment that records events together with a change: `{ ...change, ...withEvents(e) }`. */
-export function withEvents(...events: EventEnvelope[]): { $push: { outbox: { $each: EventEnvelope[] } } } {
-  return { $push: { outbox: { $each: events } } };
+/** An update that records events together with a change, in one write: `withEvents({ $set: ... }, event)`. */
+export function withEvents<U extends { $set?: Record<string, unknown> }>(
+  change: U,
+  ...events: EventEnvelope[]
+): U & { $set: Record<string, unknown>; $push: { outbox: { $each: EventEnvelope[] } } } {
+  return { ...change, $set: { ...change.$set, hasEvents: true }, $push: { outbox: { $each: events } } };
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the relay drains any model that uses the plugin
@@ -113,7 +125,7 @@ export class OutboxRelay {
     let sent = 0;
     for (const model of this.models) {
       const docs = await model
-        .find({ 'outbox.0': { $exists: true } })
+        .find({ hasEvents: true })
         .select('+outbox')
         .limit(this.batchSize)
         .lean<PendingDocument[]>();
@@ -128,6 +140,10 @@ export class OutboxRelay {
           for (const event of doc.outbox ?? []) {
             await model.updateOne({ _id: doc._id, 'outbox.0.id': event.id }, { $pop: { outbox: -1 } });
           }
+          // Writers add events under this same lock, so an outbox found empty here stays so.
+          const left = await model.findById(doc._id).select('+outbox').lean<PendingDocument>();
+          if (left && !left.outbox?.length)
+            await model.updateOne({ _id: doc._id }, { $set: { hasEvents: false } });
         });
       }
       sent += events.length;

@@ -1,5 +1,5 @@
 import FileType from 'file-type';
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import multer from 'multer';
 import { badRequest, HttpError } from './errors';
 
@@ -41,6 +41,17 @@ export function imageForm(field: string): RequestHandler {
       next(err instanceof HttpError ? err : badRequest('The form could not be read.'));
     });
   };
+}
+
+export interface UploadedFile {
+  buffer: Buffer;
+  size: number;
+  originalname: string;
+}
+
+/** The file imageForm read, if the form had one. */
+export function uploadedFile(req: Request): UploadedFile | undefined {
+  return (req as Request & { file?: UploadedFile }).file;
 }
 
 /** Checks an uploaded file by its content (magic bytes), not by its name or declared type. */

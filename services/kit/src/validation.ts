@@ -1,3 +1,4 @@
+import type { Request } from 'express';
 import { z } from 'zod';
 import { badRequest } from './errors';
 
@@ -19,3 +20,15 @@ export function parseInput<S extends z.ZodTypeAny>(
 export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export const objectIdPattern = /^[a-f0-9]{24}$/i;
+
+const idempotencyHeader = z.object({
+  'idempotency-key': z
+    .string()
+    .regex(/^[\w-]{8,100}$/, 'The Idempotency-Key header must be 8 to 100 letters, digits, - or _.')
+    .optional(),
+});
+
+/** The request's Idempotency-Key header: a retry that carries the same key has no second effect. */
+export function idempotencyKey(req: Request, fields?: Record<string, unknown>): string | undefined {
+  return parseInput(idempotencyHeader, req.headers, fields)['idempotency-key'];
+}

@@ -58,11 +58,9 @@ function registered(userId: string): EventEnvelope<'user.registered'> {
 async function recordRegistration(userId: string): Promise<EventEnvelope<'user.registered'>> {
   const event = registered(userId);
   await locks.run(customers, userId, () =>
-    customers.updateOne(
-      { _id: userId },
-      { $set: { email: event.data.email }, ...withEvents(event) },
-      { upsert: true },
-    ),
+    customers.updateOne({ _id: userId }, withEvents({ $set: { email: event.data.email } }, event), {
+      upsert: true,
+    }),
   );
   return event;
 }

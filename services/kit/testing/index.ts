@@ -3,8 +3,8 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { Kafka, logLevel } from 'kafkajs';
 import mongoose from 'mongoose';
-import type { EventEnvelope, EventType } from '../src/events';
-import { parseEvent } from '../src/events';
+import type { EventData, EventEnvelope, EventType } from '../src/events';
+import { createEvent, parseEvent } from '../src/events';
 
 export const MONGO_URL = process.env.MONGO_URL ?? 'mongodb://127.0.0.1:27017';
 export const KAFKA_BROKERS = (process.env.KAFKA_BROKERS ?? '127.0.0.1:9092').split(',');
@@ -18,6 +18,8 @@ export function testEnv(service: string, extra: Record<string, string> = {}): No
     PORT: '0',
     MONGO_DB: `raseed_${service}_test_${randomUUID().slice(0, 8)}`,
     OUTBOX_POLL_MS: '50',
+    KAFKA_FROM_BEGINNING: 'false',
+    KAFKA_GROUP: `${service}-test-${randomUUID().slice(0, 8)}`,
     KAFKAJS_NO_PARTITIONER_WARNING: '1',
     ...extra,
   };
@@ -67,6 +69,41 @@ export async function readEvents<T extends EventType>(
     return found;
   } finally {
     await consumer.disconnect();
+  }
+}
+
+/** Publishes events as another service would (its relay's envelope, topic and key), for consumers under test. */
+export async function publishEvents<T extends EventType>(
+  type: T,
+  ...items: { key: string; data: EventData<T> }[]
+): Promise<EventEnvelope<T>[]> {
+  const events = items.map(({ key, data }) => createEvent('tests', type, key, data));
+  const kafka = new Kafka({ clientId: 'raseed-tests', brokers: KAFKA_BROKERS, logLevel: logLevel.NOTHING });
+  const producer = kafka.producer({ allowAutoTopicCreation: true });
+  await producer.connect();
+  try {
+    await producer.send({
+      topic: type,
+      acks: -1,
+      messages: events.map((e) => ({ key: e.key, value: JSON.stringify(e), headers: { 'event-id': e.id } })),
+    });
+  } finally {
+    await producer.disconnect();
+  }
+  return events;
+}
+
+/** Polls until `check` answers something other than undefined, or fails after the timeout. */
+export async function eventually<T>(
+  check: () => Promise<T | undefined>,
+  { timeoutMs = 20_000, what = 'the expected state' } = {},
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`${what} was not reached within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 100));
   }
 }
 

@@ -1,10 +1,5 @@
-import { loadConfig, runMain, startService } from '@raseed/kit';
-import { Router } from 'express';
-import { z } from 'zod';
+import { runMain } from '@raseed/kit';
+import { loadPaymentsConfig } from './config';
+import { startPayments } from './service';
 
-const config = loadConfig({
-  PORT: z.coerce.number().int().min(0).default(4005),
-  MONGO_DB: z.string().default('raseed_payments'),
-});
-// The payments API arrives in a later issue; until then the service answers its health checks.
-runMain(() => startService('payments', config, async () => ({ routes: Router() })));
+runMain(() => startPayments(loadPaymentsConfig()));

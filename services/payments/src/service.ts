@@ -1,0 +1,66 @@
+import {
+  ApiRoutes,
+  ObjectStore,
+  ServiceClient,
+  startConsumer,
+  startService,
+  type RunningService,
+} from '@raseed/kit';
+import type { PaymentsConfig } from './config';
+import { paymentModels, PaymentStore } from './data/payments';
+import { UserDirectory } from './data/users';
+import { onUserDeleted, onUserRegistered } from './events/users';
+import { onWalletDebited } from './events/wallet-debited';
+import { internalRoutes } from './routes/internal';
+import { paymentRoutes } from './routes/payments';
+
+const REPAIR_EVERY_MS = 30_000;
+
+export function startPayments(config: PaymentsConfig): Promise<RunningService> {
+  return startService('payments', config, async (ctx) => {
+    const models = paymentModels(ctx.mongo);
+    // Unique keys decide what happens once: they exist before any write.
+    await Promise.all(Object.values(models).map((m) => m.init()));
+    const payments = new PaymentStore(models, ctx.locks);
+    const users = new UserDirectory(ctx.mongo);
+    const receipts = new ObjectStore(config, config.S3_BUCKET);
+    await receipts.ensureBucket();
+    const wallet = new ServiceClient('wallet', config.WALLET_URL, config.SERVICE_TOKEN);
+
+    const api = new ApiRoutes(config.SERVICE_TOKEN);
+    paymentRoutes(api, { config, payments, users, receipts, wallet, published: ctx.eventsRecorded });
+    internalRoutes(api, payments);
+
+    ctx.onStop(
+      await startConsumer({
+        kafka: ctx.kafka,
+        groupId: config.KAFKA_GROUP,
+        fromBeginning: config.KAFKA_FROM_BEGINNING,
+        mongo: ctx.mongo,
+        logger: ctx.logger,
+        handlers: {
+          'user.registered': onUserRegistered(users),
+          'user.deleted': onUserDeleted(users),
+          'wallet.debited': onWalletDebited(payments, users),
+        },
+      }),
+    );
+
+    // Decisions cut off between their two writes are finished at start and then now and again.
+    const repair = () =>
+      payments.repairDecisions().then(
+        (n) => n && ctx.logger.warn({ repaired: n }, 'finished decisions that were cut off'),
+        (err: unknown) => ctx.logger.error({ err }, 'repairing decisions failed'),
+      );
+    await repair();
+    const timer = setInterval(() => void repair(), REPAIR_EVERY_MS);
+    ctx.onStop(async () => clearInterval(timer));
+
+    return {
+      routes: api.router,
+      docs: [api.registry],
+      outbox: [models.Payment],
+      readiness: { objects: () => receipts.ping() },
+    };
+  });
+}

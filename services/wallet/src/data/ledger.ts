@@ -1,0 +1,237 @@
+import { conflict, HttpError, isDuplicateKey, outboxPlugin, type DocumentLocks } from '@raseed/kit';
+import type IORedis from 'ioredis';
+import { Schema, Types, type Connection, type Model } from 'mongoose';
+import { InsufficientBalance, movementKeys } from '../domain/rules';
+import { entryEvents } from '../events/published';
+
+/**
+ * One account per user, kept as an append-only chain of entries: unique (account, seq)
+ * and a unique idempotency key. Each entry carries the balance and debt after it, so an
+ * account's state is its last entry's. Money fields are never updated; only the outbox
+ * that announces an entry is drained by the relay.
+ */
+const entrySchema = new Schema(
+  {
+    account: { type: String, required: true },
+    seq: { type: Number, required: true },
+    key: { type: String, required: true },
+    kind: { type: String, enum: ['open', 'movement', 'debt'], required: true },
+    type: { type: String, enum: ['IN', 'OUT'] },
+    /** Micro-dollars moved, never negative; `type` says which way. */
+    amount: { type: Number, required: true },
+    balance: { type: Number, required: true },
+    debtChange: { type: Number, required: true },
+    debt: { type: Number, required: true },
+    productName: { type: String, default: '' },
+    status: { type: String, default: 'confirmed' },
+    createdAt: { type: Date, required: true },
+  },
+  { versionKey: false },
+);
+entrySchema.plugin(outboxPlugin);
+entrySchema.index({ account: 1, seq: 1 }, { unique: true });
+entrySchema.index({ key: 1 }, { unique: true });
+
+export interface LedgerEntry {
+  _id: Types.ObjectId;
+  account: string;
+  seq: number;
+  key: string;
+  kind: 'open' | 'movement' | 'debt';
+  type?: 'IN' | 'OUT';
+  amount: number;
+  balance: number;
+  debtChange: number;
+  debt: number;
+  productName: string;
+  status: string;
+  createdAt: Date;
+}
+export type EntryModel = Model<LedgerEntry>;
+
+export function entryModel(conn: Connection): EntryModel {
+  return (
+    (conn.models.Entry as EntryModel | undefined) ?? conn.model<LedgerEntry>('Entry', entrySchema, 'entries')
+  );
+}
+
+export interface Movement {
+  account: string;
+  key: string;
+  kind: 'movement' | 'debt';
+  type?: 'IN' | 'OUT';
+  /** Micro-dollars, 0 for a debt change alone. */
+  amount: number;
+  debt?: { add: number } | { set: number };
+  productName: string;
+  status?: string;
+}
+
+/** `applied` is false when the key was already recorded: the entry is then the first result. */
+export interface MovementResult {
+  entry: LedgerEntry;
+  applied: boolean;
+}
+
+const MAX_ATTEMPTS = 200;
+
+export class Ledger {
+  constructor(
+    readonly entries: EntryModel,
+    private readonly locks: DocumentLocks,
+    private readonly redis: IORedis,
+  ) {}
+
+  /**
+   * Records a movement once per key: read the last entry, check it, insert seq + 1. A
+   * duplicate seq means another writer got there first, so read on and try again; a
+   * duplicate key means the movement was recorded before, and its first result is the
+   * answer. The per-account lock only saves retries: the unique indexes decide.
+   */
+  move(m: Movement): Promise<MovementResult> {
+    return this.locks.run(this.entries, m.account, async () => {
+      let last = await this.last(m.account, { verified: false });
+      for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+        const signed = m.type === 'OUT' ? -m.amount : m.type === 'IN' ? m.amount : 0;
+        const debtChange = !m.debt ? 0 : 'set' in m.debt ? m.debt.set - last.debt : m.debt.add;
+        if (last.balance + signed < 0 || last.debt + debtChange < 0) {
+          const first = await this.firstResult(m);
+          if (first) return first;
+          throw new InsufficientBalance(last.balance);
+        }
+        const entry: LedgerEntry = {
+          _id: new Types.ObjectId(),
+          account: m.account,
+          seq: last.seq + 1,
+          key: m.key,
+          kind: m.kind,
+          type: m.type,
+          amount: m.amount,
+          balance: last.balance + signed,
+          debtChange,
+          debt: last.debt + debtChange,
+          productName: m.productName,
+          status: m.status ?? 'confirmed',
+          createdAt: new Date(),
+        };
+        try {
+          await this.entries.create({ ...entry, outbox: entryEvents(entry) });
+          await this.advanceHint(m.account, entry.seq);
+          return { entry, applied: true };
+        } catch (err) {
+          if (!isDuplicateKey(err)) throw err;
+          const first = await this.firstResult(m);
+          if (first) return first;
+          last =
+            (await this.entries.findOne({ account: m.account, seq: last.seq + 1 }).lean<LedgerEntry>()) ??
+            (await this.last(m.account, { verified: true }));
+        }
+      }
+      throw new HttpError(503, 'The wallet is busy. Please try again.');
+    });
+  }
+
+  private async firstResult(m: Movement): Promise<MovementResult | null> {
+    const first = await this.byKey(m.key);
+    if (!first) return null;
+    if (first.account !== m.account || first.amount !== m.amount || first.type !== m.type) {
+      throw conflict('This operation was already recorded with different details.');
+    }
+    return { entry: first, applied: false };
+  }
+
+  byKey(key: string) {
+    return this.entries.findOne({ key }).lean<LedgerEntry>();
+  }
+
+  /**
+   * The account's last entry, opening the account when it has none. The newest seq is
+   * remembered in Redis as a hint, so the entry is found by equality (the local store's
+   * cheap query); `verified` also walks past entries whose writer has not moved the
+   * hint yet. Without it, a stale hint only costs the movement a duplicate-seq retry.
+   */
+  async last(account: string, { verified }: { verified: boolean }): Promise<LedgerEntry> {
+    const stored = await this.redis.get(this.hintKey(account));
+    const hint = stored === null ? -1 : Number(stored);
+    const hinted = hint >= 0 ? await this.entries.findOne({ account, seq: hint }).lean<LedgerEntry>() : null;
+    // A hint that names no entry (its database was replaced) is dropped, not trusted.
+    if (!hinted && hint >= 0) await this.redis.del(this.hintKey(account));
+    let entry: LedgerEntry =
+      hinted ??
+      (await this.entries.findOne({ account }).sort({ seq: -1 }).lean<LedgerEntry>()) ??
+      (await this.open(account));
+    let walked = false;
+    while (verified) {
+      const next: LedgerEntry | null = await this.entries
+        .findOne({ account, seq: entry.seq + 1 })
+        .lean<LedgerEntry>();
+      if (!next) break;
+      entry = next;
+      walked = true;
+    }
+    if (walked || entry.seq !== hint) await this.advanceHint(account, entry.seq);
+    return entry;
+  }
+
+  /** Opens the account with an empty first entry; safe to repeat and to race. */
+  async open(account: string): Promise<LedgerEntry> {
+    try {
+      const created = await this.entries.create({
+        account,
+        seq: 0,
+        key: movementKeys.open(account),
+        kind: 'open',
+        amount: 0,
+        balance: 0,
+        debtChange: 0,
+        debt: 0,
+        createdAt: new Date(),
+      });
+      return created.toObject<LedgerEntry>();
+    } catch (err) {
+      if (!isDuplicateKey(err)) throw err;
+      const first = await this.entries.findOne({ account, seq: 0 }).lean<LedgerEntry>();
+      if (!first) throw err;
+      return first;
+    }
+  }
+
+  /** The account's money movements, newest first. */
+  async transactions(account: string, page: number, limit: number) {
+    const filter = { account, kind: 'movement' };
+    const [items, total] = await Promise.all([
+      this.entries
+        .find(filter)
+        .sort({ seq: -1 })
+        .skip((page - 1) * limit)
+        .limit(limit)
+        .lean<LedgerEntry[]>(),
+      this.entries.countDocuments(filter),
+    ]);
+    return { items, total };
+  }
+
+  /** Every account, for reconcile. */
+  accounts(): Promise<string[]> {
+    return this.entries.distinct('account');
+  }
+
+  /** An account's whole chain in order, for reconcile. */
+  chain(account: string) {
+    return this.entries.find({ account }).sort({ seq: 1 }).lean<LedgerEntry[]>();
+  }
+
+  private hintKey(account: string) {
+    return `raseed:wallet:${this.entries.db.name}:head:${account}`;
+  }
+
+  // The hint only moves forward, whichever writer sets it last.
+  private async advanceHint(account: string, seq: number): Promise<void> {
+    await this.redis.eval(
+      "local c = tonumber(redis.call('get', KEYS[1]) or '-1') if c < tonumber(ARGV[1]) then redis.call('set', KEYS[1], ARGV[1]) end",
+      1,
+      this.hintKey(account),
+      String(seq),
+    );
+  }
+}

@@ -1,0 +1,130 @@
+import { formatDollars } from '@raseed/kit';
+
+/** What reconcile needs to know of an entry (data/ledger.ts stores more). */
+export interface ChainEntry {
+  account: string;
+  seq: number;
+  key: string;
+  type?: 'IN' | 'OUT';
+  amount: number;
+  balance: number;
+  debtChange: number;
+  debt: number;
+  createdAt: Date;
+}
+
+/** A payment that moved money, as the payments service recorded it. */
+export interface ConfirmedPayment {
+  id: string;
+  userId: string;
+  type: 'IN' | 'OUT';
+  amount: number;
+  confirmedAt: string;
+}
+
+/**
+ * Checks one account's chain, in seq order: no gap, each running balance and debt equal
+ * to the sum of the entries up to it, and never below zero.
+ */
+export function checkChain(account: string, chain: ChainEntry[]): string[] {
+  const problems: string[] = [];
+  let balance = 0;
+  let debt = 0;
+  chain.forEach((entry, index) => {
+    const at = `account ${account} seq ${entry.seq}`;
+    if (entry.seq !== index) problems.push(`${at}: expected seq ${index} (a gap or a repeat in the chain)`);
+    if (!Number.isSafeInteger(entry.amount) || entry.amount < 0)
+      problems.push(`${at}: amount is not whole micro-dollars`);
+    balance += entry.type === 'OUT' ? -entry.amount : entry.type === 'IN' ? entry.amount : 0;
+    debt += entry.debtChange;
+    if (entry.balance !== balance) {
+      problems.push(
+        `${at}: balance ${formatDollars(entry.balance)} but its entries add up to ${formatDollars(balance)}`,
+      );
+      balance = entry.balance;
+    }
+    if (entry.debt !== debt) {
+      problems.push(
+        `${at}: debt ${formatDollars(entry.debt)} but its changes add up to ${formatDollars(debt)}`,
+      );
+      debt = entry.debt;
+    }
+    if (entry.balance < 0) problems.push(`${at}: negative balance ${formatDollars(entry.balance)}`);
+    if (entry.debt < 0) problems.push(`${at}: negative debt ${formatDollars(entry.debt)}`);
+  });
+  return problems;
+}
+
+export interface ReconcileReport {
+  accounts: number;
+  entries: number;
+  payments: number;
+  /** Confirmed payments not credited yet, but young enough to be on their way. */
+  inFlight: number;
+  problems: string[];
+}
+
+/** Payments confirmed this recently may still be on their way to the ledger. */
+export const IN_FLIGHT_MS = 60_000;
+
+/**
+ * Checks every account's chain, that no idempotency key appears twice, and that every
+ * confirmed payment moved its money exactly once (and no money moved for a payment that
+ * is not confirmed).
+ */
+export async function reconcile(source: {
+  accounts(): Promise<string[]>;
+  chain(account: string): Promise<ChainEntry[]>;
+  confirmedPayments(): AsyncIterable<ConfirmedPayment>;
+  progress?(done: number, total: number): void;
+  now?: Date;
+}): Promise<ReconcileReport> {
+  const problems: string[] = [];
+  const seenKeys = new Set<string>();
+  const paymentEntries = new Map<string, ChainEntry>();
+  const accounts = await source.accounts();
+  let entries = 0;
+  for (const [index, account] of accounts.entries()) {
+    const chain = await source.chain(account);
+    entries += chain.length;
+    problems.push(...checkChain(account, chain));
+    for (const entry of chain) {
+      if (seenKeys.has(entry.key)) problems.push(`key ${entry.key} is recorded twice`);
+      seenKeys.add(entry.key);
+      if (entry.key.startsWith('payment:')) paymentEntries.set(entry.key.slice('payment:'.length), entry);
+    }
+    source.progress?.(index + 1, accounts.length);
+  }
+
+  let payments = 0;
+  let inFlight = 0;
+  const now = (source.now ?? new Date()).getTime();
+  for await (const payment of source.confirmedPayments()) {
+    payments++;
+    const entry = paymentEntries.get(payment.id);
+    paymentEntries.delete(payment.id);
+    if (!entry) {
+      if (now - new Date(payment.confirmedAt).getTime() < IN_FLIGHT_MS) inFlight++;
+      else problems.push(`payment ${payment.id} is confirmed but moved no money`);
+    } else if (
+      entry.account !== payment.userId ||
+      entry.amount !== payment.amount ||
+      entry.type !== payment.type
+    ) {
+      problems.push(
+        `payment ${payment.id} moved ${entry.type} ${formatDollars(entry.amount)} on account ${entry.account}, not ${payment.type} ${formatDollars(payment.amount)} on ${payment.userId}`,
+      );
+    }
+  }
+  for (const [paymentId, entry] of paymentEntries) {
+    // An admin's withdrawal is debited first and recorded as a payment right after.
+    if (now - new Date(entry.createdAt).getTime() < IN_FLIGHT_MS) {
+      inFlight++;
+      continue;
+    }
+    problems.push(
+      `account ${entry.account} seq ${entry.seq}: money moved for payment ${paymentId}, which is not confirmed`,
+    );
+  }
+  return { accounts: accounts.length, entries, payments, inFlight, problems };
+}

@@ -1,0 +1,33 @@
+import { createEvent, type EventEnvelope } from '@raseed/kit';
+import type { LedgerEntry } from '../data/ledger';
+
+/** The events a ledger entry announces (schemas in services/kit/src/events.ts), keyed by the user's id. */
+const SOURCE = 'wallet';
+
+export function entryEvents(entry: LedgerEntry): EventEnvelope[] {
+  const events: EventEnvelope[] = [];
+  if (entry.kind === 'movement') {
+    events.push(
+      createEvent(SOURCE, entry.type === 'OUT' ? 'wallet.debited' : 'wallet.credited', entry.account, {
+        userId: entry.account,
+        key: entry.key,
+        seq: entry.seq,
+        amount: entry.amount,
+        balance: entry.balance,
+        debt: entry.debt,
+        productName: entry.productName,
+      }),
+    );
+  }
+  if (entry.debtChange !== 0 || entry.kind === 'debt') {
+    events.push(
+      createEvent(SOURCE, 'wallet.debt-changed', entry.account, {
+        userId: entry.account,
+        key: entry.key,
+        seq: entry.seq,
+        debt: entry.debt,
+      }),
+    );
+  }
+  return events;
+}

@@ -1,0 +1,35 @@
+import { ApiRoutes, startConsumer, startService, type RunningService } from '@raseed/kit';
+import type { WalletConfig } from './config';
+import { entryModel, Ledger } from './data/ledger';
+import { onPaymentConfirmed } from './events/payment-confirmed';
+import { onUserRegistered } from './events/user-registered';
+import { internalRoutes } from './routes/internal';
+import { walletRoutes } from './routes/wallet';
+
+export function startWallet(config: WalletConfig): Promise<RunningService> {
+  return startService('wallet', config, async (ctx) => {
+    const Entry = entryModel(ctx.mongo);
+    // The unique indexes are what make each movement happen once: they exist before any write.
+    await Entry.init();
+    const ledger = new Ledger(Entry, ctx.locks, ctx.redis);
+
+    const api = new ApiRoutes(config.SERVICE_TOKEN);
+    walletRoutes(api, ledger);
+    internalRoutes(api, ledger);
+
+    ctx.onStop(
+      await startConsumer({
+        kafka: ctx.kafka,
+        groupId: config.KAFKA_GROUP,
+        fromBeginning: config.KAFKA_FROM_BEGINNING,
+        mongo: ctx.mongo,
+        logger: ctx.logger,
+        handlers: {
+          'user.registered': onUserRegistered(ledger),
+          'payment.confirmed': onPaymentConfirmed(ledger, ctx.logger),
+        },
+      }),
+    );
+    return { routes: api.router, docs: [api.registry], outbox: [Entry] };
+  });
+}
