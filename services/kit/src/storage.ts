@@ -57,6 +57,15 @@ export class ObjectStore {
     }
   }
 
+  /** The keys under a prefix. */
+  async list(prefix: string): Promise<string[]> {
+    const keys: string[] = [];
+    for await (const item of this.client.listObjectsV2(this.bucket, prefix, true)) {
+      if (item.name) keys.push(item.name as string);
+    }
+    return keys;
+  }
+
   async remove(key: string): Promise<void> {
     await this.client.removeObject(this.bucket, key);
   }

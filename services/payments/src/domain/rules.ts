@@ -58,7 +58,6 @@ export function paymentSchemas(config: PaymentsConfig) {
         errorMap: () => ({ message: texts.chooseMethod }),
       }),
       amount: dollarAmount({ required: texts.setAmount, invalid: texts.invalidAmount }, max),
-      user_id: userId.optional(),
     }),
     /** An admin's credit (IN) or withdrawal (OUT), or a credit given as debt. */
     adminPayment: z.object({

@@ -70,7 +70,7 @@ const listAnswer = z.object({
 const DAY_MS = 24 * 3600_000;
 
 export function paymentRoutes(api: ApiRoutes, deps: PaymentsDeps): void {
-  const { payments, users, receipts } = deps;
+  const { payments, receipts } = deps;
   const schemas = paymentSchemas(deps.config);
 
   api.route(
@@ -318,8 +318,10 @@ async function submitTopUp(
 ): Promise<Payment> {
   const failed = { paymentStatus: false };
   const user = currentUser(req);
+  // Naming someone else is refused before anything else is looked at (rule 4).
+  const named = (req.body as { user_id?: unknown } | undefined)?.user_id;
+  if (named !== undefined && named !== user.id) throw forbidden(undefined, failed);
   const input = parseInput(schema, req.body, failed);
-  if (input.user_id && input.user_id !== user.id) throw forbidden(undefined, failed);
   const file = uploadedFile(req);
   if (!file) throw badRequest(texts.attachReceipt, failed);
   const image = await checkImage(file).catch((err: HttpError) => {

@@ -1,0 +1,352 @@
+import { toMicros } from '@raseed/kit';
+import { eventually, readEvents } from '@raseed/kit/testing';
+import { Types } from 'mongoose';
+import { bearer, newUser, newUsers, type TestUser } from '../../wallet/test/support';
+import { startMoneyServices, type MoneyServices } from './support';
+
+let money: MoneyServices;
+let admin: TestUser;
+beforeAll(async () => {
+  money = await startMoneyServices();
+  admin = await newUser('admin');
+});
+afterAll(() => money.stop());
+
+async function customer(): Promise<TestUser> {
+  const user = await newUser();
+  await money.known(user);
+  return user;
+}
+
+const balanceOf = (user: TestUser) => money.wallet.balance(user);
+const waitForBalance = (user: TestUser, dollars: number) =>
+  eventually(async () => ((await balanceOf(user)) === dollars ? true : undefined), {
+    what: `a balance of ${dollars}`,
+  });
+
+describe('a customer top-up', () => {
+  it('waits with its receipt; once an admin confirms it, the balance rises by the amount with one ledger entry', async () => {
+    const user = await customer();
+    const submitted = await money.topUp(user, { product_name: 'Whish-Money', amount: '20.5' }).expect(201);
+    expect(submitted.body).toMatchObject({ paymentStatus: true, message: 'Payment submitted successfully!' });
+    const payment = submitted.body.payment;
+    expect(payment).toMatchObject({
+      user_id: user.id,
+      username: user.username,
+      product_name: 'Whish-Money',
+      amount: 20.5,
+      amount_to_send: 20.3,
+      type: 'IN',
+      status: 'waiting',
+      image_path: `/api/payments/${payment.id}/receipt`,
+    });
+    const waiting = await money.http().get('/api/waiting-payments').set(bearer(admin)).expect(200);
+    expect(waiting.body.payments.map((p: { id: string }) => p.id)).toContain(payment.id);
+    const submittedEvents = await readEvents('payment.submitted', (e) => e.data.paymentId === payment.id);
+    expect(submittedEvents[0]?.data).toMatchObject({ userId: user.id, amount: toMicros(20.5) });
+
+    const decided = await money.decide(admin, payment.id, 'confirmed').expect(200);
+    expect(decided.body).toEqual({ success: true, color: 'success', message: 'Payment has been confirmed.' });
+    await waitForBalance(user, 20.5);
+    const entries = (await money.wallet.entries(user.id)).filter((e) => e.kind === 'movement');
+    expect(entries).toEqual([
+      expect.objectContaining({ key: `payment:${payment.id}`, amount: toMicros(20.5), type: 'IN' }),
+    ]);
+
+    const profile = await money.wallet.http().get(`/api/profile/${user.id}`).set(bearer(user)).expect(200);
+    expect(profile.body.transactions).toEqual([
+      expect.objectContaining({ amount: 20.5, type: 'IN', status: 'confirmed', product_name: 'Whish-Money' }),
+    ]);
+    const mine = await money.http().post('/api/payments/mypayments').set(bearer(user)).send({}).expect(200);
+    expect(mine.body).toMatchObject({ success: true, total: 1, totalPages: 1 });
+    expect(mine.body.payments[0]).toMatchObject({ id: payment.id, status: 'confirmed' });
+    expect(await money.reconcile()).toBe(0);
+  });
+
+  it('shows the receipt to its owner and admins only', async () => {
+    const [owner, other] = [await customer(), await customer()];
+    const { body } = await money.topUp(owner).expect(201);
+    const receipt = body.payment.image_path as string;
+    const mine = await money.http().get(receipt).set(bearer(owner)).buffer(true).expect(200);
+    expect(mine.headers['content-type']).toBe('image/png');
+    expect(mine.body.subarray(1, 4).toString()).toBe('PNG');
+    await money.http().get(receipt).set(bearer(admin)).expect(200);
+    await money.http().get(receipt).set(bearer(other)).expect(403);
+    await money.http().get(receipt).expect(401);
+  });
+
+  it('is always the customer’s own and always waiting, whatever the form says', async () => {
+    const [user, other] = [await customer(), await customer()];
+    await money.topUp(user, { user_id: other.id }).expect(403);
+    const res = await money
+      .topUp(user, { status: 'confirmed', type: 'OUT', username: 'someone' })
+      .expect(201);
+    expect(res.body.payment).toMatchObject({
+      status: 'waiting',
+      type: 'IN',
+      username: user.username,
+      user_id: user.id,
+    });
+    await money.topUp(user, { product_name: 'PayPal' }).expect(400);
+  });
+
+  it('refuses a receipt that is not an image, or too large, and stores nothing', async () => {
+    const user = await customer();
+    const notAnImage = await money
+      .http()
+      .post('/api/payments')
+      .set(bearer(user))
+      .field('product_name', 'Binance')
+      .field('amount', '5')
+      .attach('image', Buffer.from('this is a text file, not a picture'), {
+        filename: 'receipt.png',
+        contentType: 'image/png',
+      })
+      .expect(400);
+    expect(notAnImage.body).toEqual({ paymentStatus: false, error: 'Only JPG/JPEG/PNG files are allowed' });
+
+    const big = Buffer.concat([Buffer.from('\x89PNG\r\n\x1a\n', 'binary'), Buffer.alloc(4 * 1024 * 1024, 1)]);
+    const tooLarge = await money
+      .http()
+      .post('/api/payments')
+      .set(bearer(user))
+      .field('product_name', 'Binance')
+      .field('amount', '5')
+      .attach('image', big, { filename: 'big.png', contentType: 'image/png' })
+      .expect(400);
+    expect(tooLarge.body.error).toBe('Image must be smaller than 3MB');
+
+    const missing = await money.topUp(user, {}, '').expect(400);
+    expect(missing.body.error).toBe('Please attach a screenshot of the transfer.');
+    expect(await money.db.collection('payments').countDocuments({ userId: user.id })).toBe(0);
+    const stored = await money.objects.list(`receipts/${user.id}/`);
+    expect(stored).toEqual([]);
+  });
+
+  it.each([
+    ['-5', 'Please enter a valid amount (greater than 0).'],
+    ['0', 'Please enter a valid amount (greater than 0).'],
+    ['NaN', 'Please enter a valid amount (greater than 0).'],
+    ['1e309', 'Please enter a valid amount (greater than 0).'],
+    ['10000.01', 'The amount can be at most 10000.00$.'],
+    ['1.1234567', 'The amount can have at most 6 decimal places.'],
+    ['', 'Set an amount, please.'],
+  ])('refuses the amount %p with a clear text and stores nothing', async (amount, error) => {
+    const user = await customer();
+    const res = await money.topUp(user, { amount }).expect(400);
+    expect(res.body).toEqual({ paymentStatus: false, error });
+    expect(await money.db.collection('payments').countDocuments({ userId: user.id })).toBe(0);
+  });
+});
+
+describe('deciding a payment', () => {
+  it('credits once when 20 admins confirm one payment at the same moment', async () => {
+    const user = await customer();
+    const { body } = await money.topUp(user, { amount: '7' }).expect(201);
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => money.decide(admin, body.payment.id, 'confirmed')),
+    );
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(1);
+    const losers = answers.filter((a) => a.status === 409);
+    expect(losers).toHaveLength(19);
+    expect(losers[0]?.body).toEqual({ success: false, error: 'This payment has already been confirmed.' });
+    await waitForBalance(user, 7);
+    // Let any late duplicate arrive before counting.
+    await new Promise((r) => setTimeout(r, 1000));
+    expect((await money.wallet.entries(user.id)).filter((e) => e.kind === 'movement')).toHaveLength(1);
+    expect(await money.reconcile()).toBe(0);
+  });
+
+  it('refuses to confirm a rejected payment or reject a confirmed one', async () => {
+    const user = await customer();
+    const rejected = (await money.topUp(user, { amount: '3' }).expect(201)).body.payment.id;
+    const rejection = await money.decide(admin, rejected, 'rejected').expect(200);
+    expect(rejection.body).toEqual({
+      success: true,
+      color: 'warning',
+      message: 'Payment has been rejected.',
+    });
+    const late = await money.decide(admin, rejected, 'confirmed').expect(409);
+    expect(late.body.error).toBe('This payment has already been rejected.');
+
+    const confirmed = (await money.topUp(user, { amount: '4' }).expect(201)).body.payment.id;
+    await money.decide(admin, confirmed, 'confirmed').expect(200);
+    await money.decide(admin, confirmed, 'rejected').expect(409);
+    await waitForBalance(user, 4);
+    await money.decide(admin, new Types.ObjectId().toString(), 'confirmed').expect(404);
+    await money.decide(admin, confirmed, 'approved').expect(400);
+    await money.decide(user, confirmed, 'confirmed').expect(403);
+    const events = await readEvents('payment.rejected', (e) => e.data.paymentId === rejected);
+    expect(events).toHaveLength(1);
+  });
+});
+
+describe('an admin’s money operations', () => {
+  it('adds to a wallet and withdraws from it at once', async () => {
+    const user = await customer();
+    const added = await money
+      .adminPayment(admin, { user_id: user.id, amount: 15, type: 'IN', status: 'waiting' })
+      .expect(201);
+    expect(added.body).toMatchObject({
+      paymentStatus: true,
+      message: '$15 added to wallet successfully.',
+      payment: { product_name: 'Payment', status: 'confirmed', type: 'IN', username: user.username },
+    });
+    await waitForBalance(user, 15);
+    const taken = await money
+      .adminPayment(admin, { user_id: user.id, amount: 5.25, type: 'OUT' })
+      .expect(201);
+    expect(taken.body.message).toBe('$5.25 withdrawn from wallet successfully.');
+    expect(await balanceOf(user)).toBe(9.75);
+
+    const beyond = await money.adminPayment(admin, { user_id: user.id, amount: 10, type: 'OUT' }).expect(400);
+    expect(beyond.body).toEqual({
+      paymentStatus: false,
+      error: 'Insufficient balance. You have only 9.75$ in your balance',
+    });
+    expect(await balanceOf(user)).toBe(9.75);
+    expect(await money.db.collection('payments').countDocuments({ userId: user.id })).toBe(2);
+
+    for (const amount of [0, -1, 'abc', null, 1.1234567]) {
+      const bad = await money.adminPayment(admin, { user_id: user.id, amount, type: 'IN' }).expect(400);
+      expect(bad.body.paymentStatus).toBe(false);
+    }
+    await money
+      .adminPayment(admin, { user_id: new Types.ObjectId().toString(), amount: 1, type: 'IN' })
+      .expect(404);
+    expect(await money.reconcile()).toBe(0);
+  });
+
+  it('lets exactly 100 of 200 concurrent $1 withdrawals through a $100 balance', async () => {
+    const user = await customer();
+    await money.adminPayment(admin, { user_id: user.id, amount: 100, type: 'IN' }).expect(201);
+    await waitForBalance(user, 100);
+    const answers = await Promise.all(
+      Array.from({ length: 200 }, () =>
+        money.adminPayment(admin, { user_id: user.id, amount: 1, type: 'OUT' }),
+      ),
+    );
+    expect(answers.filter((a) => a.status === 201)).toHaveLength(100);
+    expect(answers.filter((a) => a.status === 400)).toHaveLength(100);
+    expect(await balanceOf(user)).toBe(0);
+    expect(await money.db.collection('payments').countDocuments({ userId: user.id, type: 'OUT' })).toBe(100);
+    expect(await money.reconcile()).toBe(0);
+  });
+
+  it('moves money once for a request retried with the same Idempotency-Key', async () => {
+    const user = await customer();
+    const key = `credit-${new Types.ObjectId()}`;
+    const answers = await Promise.all(
+      [1, 2, 3].map(() =>
+        money
+          .http()
+          .post('/api/payments')
+          .set(bearer(admin))
+          .set('Idempotency-Key', key)
+          .send({ user_id: user.id, amount: 8, type: 'IN' }),
+      ),
+    );
+    expect(answers.map((a) => a.status)).toEqual([201, 201, 201]);
+    expect(new Set(answers.map((a) => a.body.payment.id)).size).toBe(1);
+    await waitForBalance(user, 8);
+    expect(await money.db.collection('payments').countDocuments({ userId: user.id })).toBe(1);
+  });
+
+  it('gives credit as debt: the balance and the debt rise together', async () => {
+    const user = await customer();
+    const res = await money
+      .adminPayment(admin, { user_id: user.id, amount: 30, type: 'IN' }, '/api/debtpayment')
+      .expect(201);
+    expect(res.body).toMatchObject({ paymentStatus: true, message: '$30 added to wallet successfully.' });
+    await waitForBalance(user, 30);
+    const debt = await money.wallet.http().get('/api/debt').set(bearer(user)).expect(200);
+    expect(debt.body).toEqual({ debt: 30 });
+    const confirmed = await readEvents('payment.confirmed', (e) => e.data.userId === user.id);
+    expect(confirmed[0]?.data).toMatchObject({ asDebt: true, type: 'IN', amount: toMicros(30) });
+  });
+
+  it('keeps every admin operation to admins', async () => {
+    const [user, other] = (await newUsers(2)) as [TestUser, TestUser];
+    await money.known(user, other);
+    const body = { user_id: other.id, amount: 5, type: 'IN' };
+    await money.http().post('/api/payments').send(body).expect(401);
+    await money.http().post('/api/debtpayment').set(bearer(user)).send(body).expect(403);
+    // A customer's JSON "payment" is a top-up without a receipt, never a credit.
+    await money.http().post('/api/payments').set(bearer(user)).send(body).expect(403);
+    for (const path of [
+      '/api/waiting-payments',
+      '/api/payments',
+      '/api/userpayment',
+      '/api/payments/stats',
+    ]) {
+      await money.http().get(path).expect(401);
+      await money.http().get(path).set(bearer(user)).expect(403);
+    }
+    await money
+      .http()
+      .post('/api/payments/mypayments')
+      .set(bearer(user))
+      .send({ userId: other.id })
+      .expect(403);
+    await money
+      .http()
+      .post('/api/payments/mypayments')
+      .set(bearer(admin))
+      .send({ userId: other.id })
+      .expect(200);
+    expect(await money.db.collection('payments').countDocuments({ userId: other.id })).toBe(0);
+  });
+});
+
+describe('lists and figures', () => {
+  it('pages history by date and status, and counts sales from confirmed IN payments only', async () => {
+    const user = await customer();
+    await money.adminPayment(admin, { user_id: user.id, amount: 12, type: 'IN' }).expect(201);
+    await waitForBalance(user, 12);
+    await money.adminPayment(admin, { user_id: user.id, amount: 2, type: 'OUT' }).expect(201);
+    await money.topUp(user, { amount: '50' }).expect(201);
+
+    const before = (await money.http().get('/api/payments/stats').set(bearer(admin)).expect(200)).body;
+    await money.adminPayment(admin, { user_id: user.id, amount: 3, type: 'IN' }).expect(201);
+    const after = (await money.http().get('/api/payments/stats').set(bearer(admin)).expect(200)).body;
+    expect(after.totalPayments).toBe(before.totalPayments + 1);
+    expect(after.totalSales).toBeCloseTo(before.totalSales + 3, 6);
+    expect(after.weeklySales).toBeCloseTo(before.weeklySales + 3, 6);
+    expect(after.monthlySales).toBeCloseTo(before.monthlySales + 3, 6);
+    expect(after.waitingPayments).toBe(before.waitingPayments);
+
+    const totals = await money.http().get('/api/userpayment').set(bearer(admin)).expect(200);
+    expect(totals.body).toContainEqual({ user_id: user.id, total_amount: 15 });
+
+    const today = new Date(Date.now() + 2 * 3600_000).toISOString().slice(0, 10);
+    const history = await money
+      .http()
+      .get(`/api/payments?from=${today}&to=${today}&status=confirmed&limit=2`)
+      .set(bearer(admin))
+      .expect(200);
+    expect(history.body.payments).toHaveLength(2);
+    expect(history.body.totalPages).toBeGreaterThanOrEqual(2);
+    expect(history.body.payments.every((p: { status: string }) => p.status === 'confirmed')).toBe(true);
+    const yesterday = await money
+      .http()
+      .get('/api/payments?from=2020-01-01&to=2020-01-01')
+      .set(bearer(admin))
+      .expect(200);
+    expect(yesterday.body).toMatchObject({ payments: [], total: 0 });
+    await money.http().get('/api/payments?from=not-a-date').set(bearer(admin)).expect(400);
+
+    const mine = await money
+      .http()
+      .post('/api/payments/mypayments')
+      .set(bearer(user))
+      .send({ page: 1, limit: 10 })
+      .expect(200);
+    expect(mine.body.payments.map((p: { amount: number }) => p.amount)).toEqual([3, 50, 2, 12]);
+  });
+
+  it('tells Add Credit where to send the transfer', async () => {
+    const res = await money.http().get('/api/payments/methods').expect(200);
+    expect(res.body.methods.map((m: { name: string }) => m.name)).toEqual(['Whish-Money', 'Binance']);
+    expect(res.body.methods[1].destinations).toHaveLength(3);
+  });
+});

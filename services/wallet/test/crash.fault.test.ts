@@ -1,0 +1,154 @@
+import { toMicros } from '@raseed/kit';
+import { dropDatabase, eventually, openDatabase, publishEvents, testEnv } from '@raseed/kit/testing';
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { Types } from 'mongoose';
+import { loadWalletConfig } from '../src/config';
+import type { ConfirmedPayment } from '../src/domain/reconcile';
+import { newUsers, type TestUser } from './support';
+import { checkChain } from '../src/domain/reconcile';
+
+const ROOT = path.resolve(__dirname, '../../..');
+const PORT = 4702;
+const env = testEnv('wallet', { PORT: String(PORT) });
+const config = loadWalletConfig(env);
+const url = `http://127.0.0.1:${PORT}`;
+let wallet: ChildProcess | undefined;
+
+/** The wallet as its own process, so it can be killed without warning. */
+async function startProcess(): Promise<void> {
+  wallet = spawn(
+    process.execPath,
+    [path.join(ROOT, 'node_modules/tsx/dist/cli.mjs'), path.join(ROOT, 'services/wallet/src/main.ts')],
+    {
+      env: { ...process.env, ...env },
+      stdio: 'ignore',
+    },
+  );
+  await eventually(
+    () =>
+      fetch(`${url}/readyz`).then(
+        (r) => (r.ok ? true : undefined),
+        () => undefined,
+      ),
+    {
+      timeoutMs: 60_000,
+      what: 'the wallet process to start',
+    },
+  );
+}
+
+afterAll(async () => {
+  wallet?.kill('SIGKILL');
+  await dropDatabase(config.MONGO_DB);
+});
+
+async function call(pathname: string, body: object): Promise<{ ok: boolean; status: number }> {
+  try {
+    const res = await fetch(`${url}${pathname}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-service-token': config.SERVICE_TOKEN },
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(15_000),
+    });
+    return { ok: res.ok, status: res.status };
+  } catch {
+    return { ok: false, status: 0 };
+  }
+}
+
+describe('the wallet killed with SIGKILL during 500 credits and debits', () => {
+  it('keeps every answered operation exactly once, and the ledger reconciles', async () => {
+    await startProcess();
+    const users = await newUsers(10);
+    const funding: ConfirmedPayment[] = users.map((u) => ({
+      id: new Types.ObjectId().toString(),
+      userId: u.id,
+      type: 'IN',
+      amount: toMicros(1000),
+      confirmedAt: new Date().toISOString(),
+    }));
+    await publishEvents(
+      'payment.confirmed',
+      ...funding.map((p) => ({
+        key: p.userId,
+        data: {
+          paymentId: p.id,
+          userId: p.userId,
+          type: 'IN' as const,
+          amount: p.amount,
+          productName: 'Binance',
+          asDebt: false,
+          confirmedAt: p.confirmedAt,
+        },
+      })),
+    );
+    const db = await openDatabase(config.MONGO_DB);
+    const entries = db.collection('entries');
+    await eventually(
+      async () => ((await entries.countDocuments({ kind: 'movement' })) === 10 ? true : undefined),
+      {
+        what: 'the accounts to be funded',
+      },
+    );
+
+    // Debits of new orders, and refunds of orders whose debit was answered.
+    const answered: string[] = [];
+    const debited: { orderId: string; user: TestUser }[] = [];
+    let done = 0;
+    let killed = false;
+    const operation = async (i: number) => {
+      const user = users[i % users.length] as TestUser;
+      const refundable = debited.length > 0 && i % 3 === 0 ? debited.shift() : undefined;
+      if (refundable) {
+        const res = await call(`/internal/orders/${refundable.orderId}/refund`, {});
+        if (res.ok) answered.push(`order:${refundable.orderId}:refund`);
+      } else {
+        const orderId = new Types.ObjectId().toString();
+        const res = await call(`/internal/orders/${orderId}/debit`, {
+          userId: user.id,
+          amount: toMicros(1.25),
+          productName: 'Card',
+        });
+        if (res.ok) {
+          answered.push(`order:${orderId}:debit`);
+          debited.push({ orderId, user });
+        }
+      }
+      done++;
+    };
+    const queue = Array.from({ length: 500 }, (_, i) => i);
+    const workers = Array.from({ length: 8 }, async () => {
+      for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
+        if (!killed && done >= 150) {
+          killed = true;
+          wallet?.kill('SIGKILL');
+          setTimeout(() => void startProcess(), 500);
+        }
+        await operation(next);
+      }
+    });
+    await Promise.all(workers);
+    await eventually(
+      () =>
+        fetch(`${url}/readyz`).then(
+          (r) => (r.ok ? true : undefined),
+          () => undefined,
+        ),
+      { timeoutMs: 60_000 },
+    );
+
+    expect(killed).toBe(true);
+    expect(answered.length).toBeGreaterThan(300);
+    const keys = (await entries.find({}, { projection: { key: 1 } }).toArray()).map((e) => e.key as string);
+    const counts = new Map<string, number>();
+    for (const key of keys) counts.set(key, (counts.get(key) ?? 0) + 1);
+    expect(answered.filter((key) => counts.get(key) !== 1)).toEqual([]);
+    expect([...counts.values()].every((n) => n === 1)).toBe(true);
+    for (const user of users) {
+      const chain = await entries.find({ account: user.id }).sort({ seq: 1 }).toArray();
+      expect(checkChain(user.id, chain as never)).toEqual([]);
+    }
+    await db.close();
+  });
+});
