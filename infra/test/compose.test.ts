@@ -90,6 +90,7 @@ const CONTRACT_KEYS = [
   'MAIL_FROM',
   'SUPPLIER_URL',
   'JWT_SECRET',
+  'SERVICE_TOKEN',
   'PUBLIC_URL',
 ];
 
@@ -233,6 +234,7 @@ describe('docker-compose.yml', () => {
         expect(env).toMatchObject(CONTRACT_VALUES);
         // Secrets come from the operator: compose refuses to start without one.
         expect(env.JWT_SECRET).toMatch(/^\$\{JWT_SECRET:\?[^}]+\}$/);
+        expect(env.SERVICE_TOKEN).toMatch(/^\$\{SERVICE_TOKEN:\?[^}]+\}$/);
         expect(env.SUPPLIER_URL).toBe('${SUPPLIER_URL:-http://supplier.invalid}');
         expect(env.PUBLIC_URL).toBe('${PUBLIC_URL:-http://localhost:8080}');
       },
