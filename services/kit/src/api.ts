@@ -77,15 +77,17 @@ export class ApiRoutes {
       request: {
         ...(params.length && { params: z.object(Object.fromEntries(params.map((p) => [p, z.string()]))) }),
         ...(spec.query && { query: spec.query }),
-        ...(spec.body && { body: { content: { 'application/json': { schema: spec.body } } } }),
-        ...(spec.form && {
+        ...((spec.body || spec.form) && {
           body: {
             content: {
-              'multipart/form-data': {
-                schema: spec.form.fields.extend({
-                  [spec.form.file]: z.string().openapi({ type: 'string', format: 'binary' }),
-                }),
-              },
+              ...(spec.body && { 'application/json': { schema: spec.body } }),
+              ...(spec.form && {
+                'multipart/form-data': {
+                  schema: spec.form.fields.extend({
+                    [spec.form.file]: z.string().openapi({ type: 'string', format: 'binary' }),
+                  }),
+                },
+              }),
             },
           },
         }),

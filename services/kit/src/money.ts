@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod';
 
 /** Money is stored and sent between services as integer micro-dollars (1 USD = 1,000,000). */
 export const MICROS_PER_DOLLAR = 1_000_000;
@@ -31,7 +31,12 @@ export function dollarAmount(
   maxMicros: number,
   { allowZero = false } = {},
 ) {
-  return z.unknown().transform((value, ctx): number => {
+  const described = z.unknown().openapi({
+    type: 'number',
+    description: `Dollars, up to 6 decimals, at most ${formatDollars(maxMicros)}`,
+    example: 10.5,
+  });
+  return described.transform((value, ctx): number => {
     const fail = (message: string) => {
       ctx.addIssue({ code: 'custom', message });
       return z.NEVER;

@@ -350,3 +350,9 @@ describe('lists and figures', () => {
     expect(res.body.methods[1].destinations).toHaveLength(3);
   });
 });
+
+describe('after every test above', () => {
+  it('the ledger reconciles with the payments (npm run wallet:reconcile)', async () => {
+    expect(await money.reconcile()).toBe(0);
+  });
+});

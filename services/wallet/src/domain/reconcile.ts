@@ -1,4 +1,7 @@
-import { formatDollars } from '@raseed/kit';
+import { toDollars } from '@raseed/kit';
+
+/** Exact to the micro-dollar, so a difference of one is visible. */
+const exact = (micros: number) => toDollars(micros).toFixed(6);
 
 /** What reconcile needs to know of an entry (data/ledger.ts stores more). */
 export interface ChainEntry {
@@ -38,19 +41,13 @@ export function checkChain(account: string, chain: ChainEntry[]): string[] {
     balance += entry.type === 'OUT' ? -entry.amount : entry.type === 'IN' ? entry.amount : 0;
     debt += entry.debtChange;
     if (entry.balance !== balance) {
-      problems.push(
-        `${at}: balance ${formatDollars(entry.balance)} but its entries add up to ${formatDollars(balance)}`,
-      );
-      balance = entry.balance;
+      problems.push(`${at}: balance ${exact(entry.balance)} but its entries add up to ${exact(balance)}`);
     }
     if (entry.debt !== debt) {
-      problems.push(
-        `${at}: debt ${formatDollars(entry.debt)} but its changes add up to ${formatDollars(debt)}`,
-      );
-      debt = entry.debt;
+      problems.push(`${at}: debt ${exact(entry.debt)} but its changes add up to ${exact(debt)}`);
     }
-    if (entry.balance < 0) problems.push(`${at}: negative balance ${formatDollars(entry.balance)}`);
-    if (entry.debt < 0) problems.push(`${at}: negative debt ${formatDollars(entry.debt)}`);
+    if (entry.balance < 0) problems.push(`${at}: negative balance ${exact(entry.balance)}`);
+    if (entry.debt < 0) problems.push(`${at}: negative debt ${exact(entry.debt)}`);
   });
   return problems;
 }
@@ -112,7 +109,7 @@ export async function reconcile(source: {
       entry.type !== payment.type
     ) {
       problems.push(
-        `payment ${payment.id} moved ${entry.type} ${formatDollars(entry.amount)} on account ${entry.account}, not ${payment.type} ${formatDollars(payment.amount)} on ${payment.userId}`,
+        `payment ${payment.id} moved ${entry.type} ${exact(entry.amount)} on account ${entry.account}, not ${payment.type} ${exact(payment.amount)} on ${payment.userId}`,
       );
     }
   }
