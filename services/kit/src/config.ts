@@ -19,6 +19,13 @@ export const baseEnv = z.object({
     .enum(['true', 'false'])
     .default('true')
     .transform((v) => v === 'true'),
+  /** Prefixed to every topic name: environments that share a broker keep their events apart. */
+  KAFKA_TOPIC_PREFIX: z
+    .string()
+    .regex(/^[\w.-]*$/)
+    .default(''),
+  /** The consumer group of a service's event handlers (default: the service's name). */
+  KAFKA_GROUP: z.string().min(1).optional(),
   REDIS_URL: z.string().url().default('redis://127.0.0.1:6379'),
   S3_ENDPOINT: z.string().url().default('http://127.0.0.1:9000'),
   S3_ACCESS_KEY: z.string().default('raseed'),

@@ -2,6 +2,7 @@ import type { Kafka } from 'kafkajs';
 import type { Connection } from 'mongoose';
 import { Schema, type InferSchemaType, type Model } from 'mongoose';
 import { parseEvent, type EventEnvelope, type EventType } from './events';
+import { ensureTopics } from './kafka';
 import type { Logger } from './logger';
 import { isDuplicateKey } from './mongo';
 
@@ -32,14 +33,27 @@ export async function startConsumer(options: {
   handlers: EventHandlers;
   logger: Logger;
   fromBeginning?: boolean;
+  topicPrefix?: string;
 }): Promise<() => Promise<void>> {
   const { kafka, groupId, mongo, handlers, logger } = options;
   const processed = processedEvents(mongo);
   const consumer = kafka.consumer({ groupId });
   // Resolves once this member has its partitions, so events published after start are seen.
   const joined = new Promise<void>((resolve) => consumer.on(consumer.events.GROUP_JOIN, () => resolve()));
+  const topics = Object.keys(handlers).map((type) => (options.topicPrefix ?? '') + type);
+  // Subscribing to a topic that is still being created fails, so the topics are made first.
+  const admin = kafka.admin();
+  await admin.connect();
+  try {
+    await ensureTopics(admin, topics);
+  } finally {
+    await admin.disconnect();
+  }
   await consumer.connect();
-  await consumer.subscribe({ topics: Object.keys(handlers), fromBeginning: options.fromBeginning ?? true });
+  await consumer.subscribe({
+    topics,
+    fromBeginning: options.fromBeginning ?? true,
+  });
   await consumer.run({
     eachMessage: async ({ topic, message }) => {
       const event = parseEvent(message.value?.toString() ?? '');

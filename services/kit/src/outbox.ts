@@ -51,13 +51,19 @@ export class OutboxRelay {
 
   private readonly models: OutboxModel[] = [];
 
+  private readonly pollMs: number;
+  private readonly batchSize: number;
+  private readonly topicPrefix: string;
+
   constructor(
     private readonly kafka: Kafka,
     private readonly locks: DocumentLocks,
     private readonly logger: Logger,
-    private readonly pollMs = 200,
-    private readonly batchSize = 100,
+    options: { pollMs?: number; batchSize?: number; topicPrefix?: string } = {},
   ) {
+    this.pollMs = options.pollMs ?? 200;
+    this.batchSize = options.batchSize ?? 100;
+    this.topicPrefix = options.topicPrefix ?? '';
     this.producer = kafka.producer({
       idempotent: true,
       maxInFlightRequests: 1,
@@ -160,7 +166,10 @@ export class OutboxRelay {
       const admin = this.kafka.admin();
       await admin.connect();
       try {
-        await ensureTopics(admin, EVENT_TYPES);
+        await ensureTopics(
+          admin,
+          EVENT_TYPES.map((type) => this.topicPrefix + type),
+        );
       } finally {
         await admin.disconnect();
       }
@@ -168,9 +177,10 @@ export class OutboxRelay {
     }
     const byTopic = new Map<string, { key: string; value: string; headers: Record<string, string> }[]>();
     for (const event of events) {
-      const messages = byTopic.get(event.type) ?? [];
+      const topic = this.topicPrefix + event.type;
+      const messages = byTopic.get(topic) ?? [];
       messages.push({ key: event.key, value: JSON.stringify(event), headers: { 'event-id': event.id } });
-      byTopic.set(event.type, messages);
+      byTopic.set(topic, messages);
     }
     await this.producer.sendBatch({
       acks: -1,

@@ -7,6 +7,7 @@ import type { Kafka } from 'kafkajs';
 import type { Connection } from 'mongoose';
 import { openApiDocument } from './api';
 import { createApp, type ReadinessCheck } from './app';
+import { startConsumer, type EventHandlers } from './consumer';
 import type { BaseConfig } from './config';
 import { createKafka } from './kafka';
 import { DocumentLocks } from './locks';
@@ -34,6 +35,8 @@ export interface ServiceContext<C extends ServiceConfig = ServiceConfig> {
   eventsRecorded(): void;
   /** Registers work to close on stop; closed in reverse order after HTTP has drained. */
   onStop(close: () => Promise<unknown>): void;
+  /** Runs the service's event handlers in its consumer group until stop (see startConsumer). */
+  consume(handlers: EventHandlers): Promise<void>;
 }
 
 export interface ServiceParts {
@@ -68,7 +71,10 @@ export async function startService<C extends ServiceConfig>(
   closers.push(() => redis.quit());
   const kafka = createKafka(name, config.KAFKA_BROKERS, logger);
   const locks = new DocumentLocks(redis);
-  const relay = new OutboxRelay(kafka, locks, logger.child({ component: 'outbox' }), config.OUTBOX_POLL_MS);
+  const relay = new OutboxRelay(kafka, locks, logger.child({ component: 'outbox' }), {
+    pollMs: config.OUTBOX_POLL_MS,
+    topicPrefix: config.KAFKA_TOPIC_PREFIX,
+  });
   const ctx: ServiceContext<C> = {
     name,
     config,
@@ -79,6 +85,18 @@ export async function startService<C extends ServiceConfig>(
     locks,
     eventsRecorded: () => relay.nudge(),
     onStop: (c) => closers.push(c),
+    consume: async (handlers) => {
+      const stop = await startConsumer({
+        kafka,
+        groupId: config.KAFKA_GROUP ?? name,
+        mongo,
+        logger: logger.child({ component: 'consumer' }),
+        handlers,
+        fromBeginning: config.KAFKA_FROM_BEGINNING,
+        topicPrefix: config.KAFKA_TOPIC_PREFIX,
+      });
+      closers.push(stop);
+    },
   };
 
   const parts = await build(ctx);

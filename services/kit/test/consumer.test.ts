@@ -6,7 +6,7 @@ import {
   startConsumer,
   type EventEnvelope,
 } from '@raseed/kit';
-import { dropDatabase, KAFKA_BROKERS, MONGO_URL, uniqueName } from '@raseed/kit/testing';
+import { dropDatabase, KAFKA_BROKERS, MONGO_URL, TEST_TOPIC_PREFIX, uniqueName } from '@raseed/kit/testing';
 import type { Producer } from 'kafkajs';
 import mongoose, { type Connection } from 'mongoose';
 
@@ -17,6 +17,7 @@ const groupId = uniqueName('kit-test-');
 const deletions: EventEnvelope<'user.deleted'>[] = [];
 const processedEvents = () => conn.collection<{ _id: string; type: string; at: Date }>('processed_events');
 let conn: Connection;
+const TOPIC = `${TEST_TOPIC_PREFIX}user.deleted`;
 let producer: Producer;
 let stopConsumer: () => Promise<void>;
 
@@ -24,7 +25,7 @@ beforeAll(async () => {
   conn = await mongoose.createConnection(MONGO_URL, { dbName }).asPromise();
   const admin = kafka.admin();
   await admin.connect();
-  await ensureTopics(admin, ['user.deleted']);
+  await ensureTopics(admin, [TOPIC]);
   await admin.disconnect();
   producer = kafka.producer();
   await producer.connect();
@@ -33,6 +34,7 @@ beforeAll(async () => {
     groupId,
     mongo: conn,
     logger,
+    topicPrefix: TEST_TOPIC_PREFIX,
     handlers: {
       'user.deleted': async (event) => {
         deletions.push(event);
@@ -61,7 +63,7 @@ describe('startConsumer', () => {
     const ours = (e: EventEnvelope) => e.key === userId;
     // One key, so one partition: the garbage is read before the events behind it.
     await producer.send({
-      topic: 'user.deleted',
+      topic: TOPIC,
       messages: [
         { key: userId, value: 'this is not an event' },
         { key: userId, value: JSON.stringify({ ...first, data: { userId: 42 } }) },
@@ -87,7 +89,7 @@ describe('startConsumer', () => {
     await processedEvents().insertOne({ _id: `${groupId}:${event.id}`, type: event.type, at: new Date() });
     const after = createEvent('kit-test', 'user.deleted', userId, { userId });
     await producer.send({
-      topic: 'user.deleted',
+      topic: TOPIC,
       messages: [event, after].map((e) => ({ key: userId, value: JSON.stringify(e) })),
     });
 

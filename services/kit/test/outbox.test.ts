@@ -9,7 +9,14 @@ import {
   withEvents,
   type EventEnvelope,
 } from '@raseed/kit';
-import { dropDatabase, KAFKA_BROKERS, MONGO_URL, readEvents, uniqueName } from '@raseed/kit/testing';
+import {
+  dropDatabase,
+  KAFKA_BROKERS,
+  MONGO_URL,
+  readEvents,
+  TEST_TOPIC_PREFIX,
+  uniqueName,
+} from '@raseed/kit/testing';
 import mongoose, { Schema, type Connection, type Model } from 'mongoose';
 
 const logger = createLogger('kit-test', 'silent');
@@ -30,7 +37,10 @@ const locks = new DocumentLocks(redis);
 beforeAll(async () => {
   conn = await mongoose.createConnection(MONGO_URL, { dbName }).asPromise();
   customers = conn.model<Customer>('Customer', customerSchema);
-  relay = new OutboxRelay(createKafka('kit-test', KAFKA_BROKERS, logger), locks, logger, 50);
+  relay = new OutboxRelay(createKafka('kit-test', KAFKA_BROKERS, logger), locks, logger, {
+    pollMs: 50,
+    topicPrefix: TEST_TOPIC_PREFIX,
+  });
   relay.watch(customers);
   relay.start();
 });

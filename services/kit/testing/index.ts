@@ -10,6 +10,9 @@ export const MONGO_URL = process.env.MONGO_URL ?? 'mongodb://127.0.0.1:27017';
 export const KAFKA_BROKERS = (process.env.KAFKA_BROKERS ?? '127.0.0.1:9092').split(',');
 export const MAIL_API = process.env.MAIL_API ?? 'http://127.0.0.1:1080';
 
+/** Tests publish and read on topics of their own, so a store running on this machine never sees their events. */
+export const TEST_TOPIC_PREFIX = 'test.';
+
 /** An environment for one test file: its own database, quiet logs, fast outbox polling. */
 export function testEnv(service: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   return {
@@ -19,6 +22,7 @@ export function testEnv(service: string, extra: Record<string, string> = {}): No
     MONGO_DB: `raseed_${service}_test_${randomUUID().slice(0, 8)}`,
     OUTBOX_POLL_MS: '50',
     KAFKA_FROM_BEGINNING: 'false',
+    KAFKA_TOPIC_PREFIX: TEST_TOPIC_PREFIX,
     KAFKA_GROUP: `${service}-test-${randomUUID().slice(0, 8)}`,
     KAFKAJS_NO_PARTITIONER_WARNING: '1',
     ...extra,
@@ -51,7 +55,7 @@ export async function readEvents<T extends EventType>(
   let lastArrival = Date.now();
   await consumer.connect();
   try {
-    await consumer.subscribe({ topic: type, fromBeginning: true });
+    await consumer.subscribe({ topic: TEST_TOPIC_PREFIX + type, fromBeginning: true });
     await consumer.run({
       eachMessage: async ({ message }) => {
         const event = parseEvent(message.value?.toString() ?? '') as EventEnvelope<T> | null;
@@ -83,7 +87,7 @@ export async function publishEvents<T extends EventType>(
   await producer.connect();
   try {
     await producer.send({
-      topic: type,
+      topic: TEST_TOPIC_PREFIX + type,
       acks: -1,
       messages: events.map((e) => ({ key: e.key, value: JSON.stringify(e), headers: { 'event-id': e.id } })),
     });

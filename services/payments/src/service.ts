@@ -1,11 +1,4 @@
-import {
-  ApiRoutes,
-  ObjectStore,
-  ServiceClient,
-  startConsumer,
-  startService,
-  type RunningService,
-} from '@raseed/kit';
+import { ApiRoutes, ObjectStore, ServiceClient, startService, type RunningService } from '@raseed/kit';
 import type { PaymentsConfig } from './config';
 import { paymentModels, PaymentStore } from './data/payments';
 import { UserDirectory } from './data/users';
@@ -31,20 +24,11 @@ export function startPayments(config: PaymentsConfig): Promise<RunningService> {
     paymentRoutes(api, { config, payments, users, receipts, wallet, published: ctx.eventsRecorded });
     internalRoutes(api, payments);
 
-    ctx.onStop(
-      await startConsumer({
-        kafka: ctx.kafka,
-        groupId: config.KAFKA_GROUP,
-        fromBeginning: config.KAFKA_FROM_BEGINNING,
-        mongo: ctx.mongo,
-        logger: ctx.logger,
-        handlers: {
-          'user.registered': onUserRegistered(users),
-          'user.deleted': onUserDeleted(users),
-          'wallet.debited': onWalletDebited(payments, users),
-        },
-      }),
-    );
+    await ctx.consume({
+      'user.registered': onUserRegistered(users),
+      'user.deleted': onUserDeleted(users),
+      'wallet.debited': onWalletDebited(payments, ctx.logger),
+    });
 
     // Decisions cut off between their two writes are finished at start and then now and again.
     const repair = () =>

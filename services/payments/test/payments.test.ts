@@ -1,5 +1,5 @@
 import { toMicros } from '@raseed/kit';
-import { eventually, readEvents } from '@raseed/kit/testing';
+import { eventually, publishEvents, readEvents } from '@raseed/kit/testing';
 import { Types } from 'mongoose';
 import { bearer, newUser, newUsers, type TestUser } from '../../wallet/test/support';
 import { startMoneyServices, type MoneyServices } from './support';
@@ -295,6 +295,62 @@ describe('an admin’s money operations', () => {
       .send({ userId: other.id })
       .expect(200);
     expect(await money.db.collection('payments').countDocuments({ userId: other.id })).toBe(0);
+  });
+});
+
+describe('a withdrawal cut off between the debit and its record', () => {
+  it('is recorded from the wallet’s event, and only if it was requested here', async () => {
+    const user = await customer();
+    await money.adminPayment(admin, { user_id: user.id, amount: 20, type: 'IN' }).expect(201);
+    await waitForBalance(user, 20);
+    // As if payments stopped right after the wallet answered: the request exists, the payment not.
+    const paymentId = new Types.ObjectId().toString();
+    await money.db.collection('payment_requests').insertOne({
+      _id: `${admin.id}:cut-off-${paymentId}` as never,
+      paymentId,
+      userId: user.id,
+      username: user.username,
+      amount: toMicros(6),
+      type: 'OUT',
+      asDebt: false,
+      createdBy: admin.id,
+      at: new Date(),
+    });
+    const withdraw = (id: string) =>
+      money.wallet.internal(`/internal/payments/${id}/withdraw`, {
+        userId: user.id,
+        amount: toMicros(6),
+        productName: 'Payment',
+      });
+    await withdraw(paymentId).expect(200);
+    const recorded = await eventually(
+      async () =>
+        (await money.db.collection('payments').findOne({ _id: new Types.ObjectId(paymentId) })) ?? undefined,
+      { what: 'the withdrawal to be recorded' },
+    );
+    expect(recorded).toMatchObject({
+      type: 'OUT',
+      status: 'confirmed',
+      amount: toMicros(6),
+      createdBy: admin.id,
+    });
+
+    // An event naming a payment this service never requested is not turned into a payment.
+    const stray = new Types.ObjectId().toString();
+    await publishEvents('wallet.debited', {
+      key: user.id,
+      data: {
+        userId: user.id,
+        key: `payment:${stray}`,
+        seq: 99,
+        amount: 1,
+        balance: 0,
+        debt: 0,
+        productName: 'Payment',
+      },
+    });
+    await new Promise((r) => setTimeout(r, 2000));
+    expect(await money.db.collection('payments').countDocuments({ _id: new Types.ObjectId(stray) })).toBe(0);
   });
 });
 

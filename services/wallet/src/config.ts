@@ -6,7 +6,6 @@ export function loadWalletConfig(env: NodeJS.ProcessEnv = process.env) {
     {
       PORT: z.coerce.number().int().min(0).default(4002),
       MONGO_DB: z.string().default('raseed_wallet'),
-      KAFKA_GROUP: z.string().default('wallet'),
       /** Where reconcile reads the confirmed payments it checks the ledger against. */
       PAYMENTS_URL: z.string().url().default('http://127.0.0.1:4005'),
     },

@@ -1,4 +1,4 @@
-import { ApiRoutes, startConsumer, startService, type RunningService } from '@raseed/kit';
+import { ApiRoutes, startService, type RunningService } from '@raseed/kit';
 import type { WalletConfig } from './config';
 import { entryModel, Ledger } from './data/ledger';
 import { onPaymentConfirmed } from './events/payment-confirmed';
@@ -17,19 +17,10 @@ export function startWallet(config: WalletConfig): Promise<RunningService> {
     walletRoutes(api, ledger);
     internalRoutes(api, ledger);
 
-    ctx.onStop(
-      await startConsumer({
-        kafka: ctx.kafka,
-        groupId: config.KAFKA_GROUP,
-        fromBeginning: config.KAFKA_FROM_BEGINNING,
-        mongo: ctx.mongo,
-        logger: ctx.logger,
-        handlers: {
-          'user.registered': onUserRegistered(ledger),
-          'payment.confirmed': onPaymentConfirmed(ledger, ctx.logger),
-        },
-      }),
-    );
+    await ctx.consume({
+      'user.registered': onUserRegistered(ledger),
+      'payment.confirmed': onPaymentConfirmed(ledger, ctx.logger),
+    });
     return { routes: api.router, docs: [api.registry], outbox: [Entry] };
   });
 }

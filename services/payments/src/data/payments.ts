@@ -67,12 +67,36 @@ interface Decision {
   applied: boolean;
 }
 
-/** An admin's request under its Idempotency-Key names one payment id, whoever asks first. */
-const requestSchema = new Schema({ _id: String, paymentId: String, at: Date }, { versionKey: false });
+/**
+ * An admin's payment as requested, recorded before any money moves: its key (the admin and
+ * the Idempotency-Key) names one payment id whoever asks first, and a withdrawal the wallet
+ * debited is recorded from it even if this service stopped before recording the payment.
+ */
+const requestSchema = new Schema(
+  {
+    _id: String,
+    paymentId: { type: String, required: true },
+    userId: { type: String, required: true },
+    username: { type: String, required: true },
+    amount: { type: Number, required: true },
+    type: { type: String, enum: ['IN', 'OUT'], required: true },
+    asDebt: { type: Boolean, required: true },
+    createdBy: { type: String, required: true },
+    at: { type: Date, required: true },
+  },
+  { versionKey: false },
+);
+requestSchema.index({ paymentId: 1 }, { unique: true });
 
-interface PaymentRequest {
+export interface PaymentRequest {
   _id: string;
   paymentId: string;
+  userId: string;
+  username: string;
+  amount: number;
+  type: 'IN' | 'OUT';
+  asDebt: boolean;
+  createdBy: string;
   at: Date;
 }
 
@@ -135,18 +159,47 @@ export class PaymentStore {
     }
   }
 
-  /** The payment id an admin's request is made under: the first one named for that Idempotency-Key. */
-  async paymentIdFor(requestKey: string): Promise<Types.ObjectId> {
-    const paymentId = new Types.ObjectId().toString();
+  /** Records an admin's request under its key; a repeat of the key answers the first request. */
+  async request(
+    key: string,
+    intent: Omit<PaymentRequest, '_id' | 'paymentId' | 'at'>,
+  ): Promise<PaymentRequest> {
+    const request: PaymentRequest = {
+      _id: key,
+      paymentId: new Types.ObjectId().toString(),
+      ...intent,
+      at: new Date(),
+    };
     try {
-      await this.models.Request.create({ _id: requestKey, paymentId, at: new Date() });
-      return new Types.ObjectId(paymentId);
+      await this.models.Request.create(request);
+      return request;
     } catch (err) {
       if (!isDuplicateKey(err)) throw err;
-      const first = await this.models.Request.findById(requestKey).lean();
+      const first = await this.models.Request.findById(key).lean<PaymentRequest>();
       if (!first) throw err;
-      return new Types.ObjectId(first.paymentId);
+      return first;
     }
+  }
+
+  requestFor(paymentId: string) {
+    return this.models.Request.findOne({ paymentId }).lean<PaymentRequest>();
+  }
+
+  /** The confirmed payment an admin's request stands for, recorded once. */
+  recordRequested(request: PaymentRequest): Promise<Payment> {
+    return this.recordConfirmed({
+      _id: new Types.ObjectId(request.paymentId),
+      userId: request.userId,
+      username: request.username,
+      productName: 'Payment',
+      amount: request.amount,
+      amountToSend: null,
+      type: request.type,
+      status: 'confirmed',
+      asDebt: request.asDebt,
+      receipt: null,
+      createdBy: request.createdBy,
+    });
   }
 
   /**

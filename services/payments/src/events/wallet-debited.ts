@@ -1,29 +1,22 @@
-import type { EventEnvelope } from '@raseed/kit';
-import { Types } from 'mongoose';
+import type { EventEnvelope, Logger } from '@raseed/kit';
 import type { PaymentStore } from '../data/payments';
-import type { UserDirectory } from '../data/users';
 
 /**
- * An admin's withdrawal is debited by the wallet first and recorded here right after; if
- * this service stopped in between, the wallet's event records it now (once: the payment's
- * id is the wallet's key).
+ * An admin's withdrawal is requested here, debited by the wallet, then recorded here; if
+ * this service stopped after the debit, the wallet's event records it now (once: the
+ * payment's id is the wallet's key). Only a withdrawal requested here is recorded.
  */
 export const onWalletDebited =
-  (payments: PaymentStore, users: UserDirectory) => async (event: EventEnvelope<'wallet.debited'>) => {
-    const match = /^payment:([a-f0-9]{24})$/.exec(event.data.key);
-    if (!match?.[1]) return;
-    const user = await users.find(event.data.userId);
-    await payments.recordConfirmed({
-      _id: new Types.ObjectId(match[1]),
-      userId: event.data.userId,
-      username: user?.username ?? '',
-      productName: event.data.productName || 'Payment',
-      amount: event.data.amount,
-      amountToSend: null,
-      type: 'OUT',
-      asDebt: false,
-      receipt: null,
-      createdBy: 'wallet',
-      status: 'confirmed',
-    });
+  (payments: PaymentStore, logger: Logger) => async (event: EventEnvelope<'wallet.debited'>) => {
+    const paymentId = /^payment:([a-f0-9]{24})$/.exec(event.data.key)?.[1];
+    if (!paymentId) return;
+    const request = await payments.requestFor(paymentId);
+    if (!request) {
+      logger.error(
+        { key: event.data.key, userId: event.data.userId },
+        'the wallet debited a payment never requested here',
+      );
+      return;
+    }
+    await payments.recordRequested(request);
   };

@@ -364,13 +364,23 @@ async function adminPayment(deps: PaymentsDeps, req: Request, asDebt: boolean): 
   if (asDebt && input.type !== 'IN') throw badRequest('A credit given as debt is always type IN.', failed);
   const user = await deps.users.find(input.user_id);
   if (!user) throw notFound(texts.userNotFound, failed);
-  const requestKey = idempotencyKey(req, failed) ?? randomUUID();
-  const _id = await deps.payments.paymentIdFor(`${admin.id}:${requestKey}`);
-  if (input.type === 'OUT') {
+  const key = `${admin.id}:${idempotencyKey(req, failed) ?? randomUUID()}`;
+  const request = await deps.payments.request(key, {
+    userId: user._id,
+    username: user.username,
+    amount: input.amount,
+    type: input.type,
+    asDebt,
+    createdBy: admin.id,
+  });
+  if (request.userId !== user._id || request.amount !== input.amount || request.type !== input.type) {
+    throw conflict('This Idempotency-Key was already used for another payment.', failed);
+  }
+  if (request.type === 'OUT') {
     await deps.wallet
-      .post(`/internal/payments/${_id.toString()}/withdraw`, {
-        userId: user._id,
-        amount: input.amount,
+      .post(`/internal/payments/${request.paymentId}/withdraw`, {
+        userId: request.userId,
+        amount: request.amount,
         productName: 'Payment',
       })
       .catch((err: unknown) => {
@@ -378,19 +388,7 @@ async function adminPayment(deps: PaymentsDeps, req: Request, asDebt: boolean): 
         throw err;
       });
   }
-  const payment = await deps.payments.recordConfirmed({
-    _id,
-    userId: user._id,
-    username: user.username,
-    productName: 'Payment',
-    amount: input.amount,
-    amountToSend: null,
-    type: input.type,
-    status: 'confirmed',
-    asDebt,
-    receipt: null,
-    createdBy: admin.id,
-  });
+  const payment = await deps.payments.recordRequested(request);
   deps.published();
   return payment;
 }
