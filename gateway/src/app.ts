@@ -7,6 +7,7 @@ import helmet from 'helmet';
 import { createProxyMiddleware } from 'http-proxy-middleware';
 import type IORedis from 'ioredis';
 import { trustProxySetting, type GatewayConfig } from './config';
+import { apiDocs } from './docs';
 import { authRateLimits } from './limits';
 import { routingTable, serviceFor, type ServiceName } from './routes';
 
@@ -48,6 +49,9 @@ export function createGateway(config: GatewayConfig, redis: IORedis, logger: Log
       .status(healthy ? 200 : 503)
       .json({ status: healthy ? 'ok' : 'degraded', services: Object.fromEntries(checks) });
   });
+
+  // Answered here, not by a service: no service owns /api/docs (see routes.ts).
+  app.use('/api/docs', apiDocs(targets, logger));
 
   // The spec's client marks every call; a cross-site form post cannot set this header.
   app.use((req, res, next) => {

@@ -1,6 +1,7 @@
 import type { Logger } from '@raseed/kit';
 import type { Queue } from 'bullmq';
 import type { AuthConfig } from './config';
+import type { FiguresStore } from './data/figures';
 import type { ResetStore } from './data/resets';
 import type { UserStore } from './data/users';
 import type { PasswordHasher } from './domain/passwords';
@@ -10,6 +11,7 @@ import type { Email } from './jobs/email';
 export interface AuthDeps {
   config: AuthConfig;
   users: UserStore;
+  figures: FiguresStore;
   resets: ResetStore;
   passwords: PasswordHasher;
   emails: Queue<Email>;

@@ -1,10 +1,11 @@
-import { startService, type RunningService } from '@raseed/kit';
-import { Router } from 'express';
+import { ApiRoutes, startService, type RunningService } from '@raseed/kit';
 import type { AuthConfig } from './config';
+import { FiguresStore } from './data/figures';
 import { ResetStore } from './data/resets';
 import { UserStore, userModel } from './data/users';
 import { ensureFirstAdmin } from './domain/accounts';
 import { passwordHasher } from './domain/passwords';
+import { onDebtChanged, onPaymentConfirmed } from './events/figures';
 import { emailQueue, startEmailWorker } from './jobs/email';
 import { sessionRoutes } from './routes/session';
 import { userRoutes } from './routes/users';
@@ -16,6 +17,8 @@ export function startAuth(config: AuthConfig): Promise<RunningService> {
     const users = new UserStore(User, ctx.locks);
     const resets = new ResetStore(ctx.mongo, ctx.locks);
     await resets.resets.init();
+    const figures = new FiguresStore(ctx.mongo, User, ctx.locks);
+    await figures.sales.init();
     const emails = emailQueue(ctx.redis);
     ctx.onStop(() => emails.close());
     ctx.onStop(startEmailWorker(ctx.redis, config.SMTP_URL, config.MAIL_FROM, ctx.logger));
@@ -37,14 +40,22 @@ export function startAuth(config: AuthConfig): Promise<RunningService> {
     const deps = {
       config,
       users,
+      figures,
       resets,
       passwords,
       emails,
       logger: ctx.logger,
       published: ctx.eventsRecorded,
     };
-    const routes = Router();
-    routes.use(sessionRoutes(deps), userRoutes(deps));
-    return { routes, outbox: [User] };
+    const api = new ApiRoutes(config.SERVICE_TOKEN);
+    sessionRoutes(api, deps);
+    userRoutes(api, deps);
+
+    // The Users List's debt and sales, kept from the wallet's and payments' events.
+    await ctx.consume({
+      'payment.confirmed': onPaymentConfirmed(figures),
+      'wallet.debt-changed': onDebtChanged(figures),
+    });
+    return { routes: api.router, docs: [api.registry], outbox: [User] };
   });
 }

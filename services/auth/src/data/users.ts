@@ -8,6 +8,7 @@ import {
   type Model,
   type UpdateQuery,
 } from 'mongoose';
+import type { UserFigures } from './figures';
 import { userDeleted, userDiscountChanged, userRegistered } from '../events/published';
 
 const userSchema = new Schema(
@@ -21,8 +22,11 @@ const userSchema = new Schema(
     role: { type: String, enum: ['admin', 'user'], default: 'user', required: true },
     percentage: { type: Number, default: null },
     percentageSetAt: { type: Date, default: null },
-    /** The user's confirmed payments total (micro-dollars) when the discount was last set. */
-    lastSales: { type: Number, default: 0 },
+    /** When the discount was last set or removed: the Users List counts sales from here. */
+    salesSince: { type: Date, default: null },
+    /** The wallet's debt (micro-dollars) after its ledger entry debtSeq (wallet.debt-changed). */
+    debt: { type: Number, default: 0 },
+    debtSeq: { type: Number, default: null },
     deletedAt: { type: Date, default: null },
   },
   { timestamps: true, versionKey: false },
@@ -41,8 +45,8 @@ export function userModel(conn: Connection): UserModel {
 
 const active = { deletedAt: null };
 
-/** The user as the admin screens read it (spec §3, admin view). */
-export function toAdminView(user: User) {
+/** The user as the admin screens read it (spec §3, admin view), with the Users List figures. */
+export function toAdminView(user: User, figures: UserFigures = { sales: 0, salesSinceDiscount: 0 }) {
   return {
     id: user._id.toString(),
     username: user.username,
@@ -52,7 +56,9 @@ export function toAdminView(user: User) {
     created_at: user.createdAt,
     percentage: user.percentage ?? null,
     percentage_set_at: user.percentageSetAt ?? null,
-    lastsales: toDollars(user.lastSales ?? 0),
+    debt: toDollars(user.debt ?? 0),
+    sales: toDollars(figures.sales),
+    lastsales: toDollars(figures.salesSinceDiscount),
   };
 }
 
@@ -145,12 +151,17 @@ export class UserStore {
     return this.update(id, { $set: { passwordHash } });
   }
 
-  setDiscount(id: string, percentage: number | null, lastSalesMicros: number | undefined) {
+  /** Sets or removes the discount; either marks where the "sales since the last discount" start. */
+  setDiscount(id: string, percentage: number | null) {
     const setAt = new Date();
     const event = userDiscountChanged(id, percentage, setAt);
-    const set: Record<string, unknown> = { percentage, percentageSetAt: percentage === null ? null : setAt };
-    if (lastSalesMicros !== undefined) set.lastSales = lastSalesMicros;
-    return this.update(id, { $set: set, ...withEvents(event) });
+    return this.update(
+      id,
+      withEvents(
+        { $set: { percentage, percentageSetAt: percentage === null ? null : setAt, salesSince: setAt } },
+        event,
+      ),
+    );
   }
 
   /**
@@ -160,17 +171,22 @@ export class UserStore {
   delete(id: string): Promise<boolean> {
     const event = userDeleted(id);
     const tombstone = `deleted-${id}`;
-    return this.update(id, {
-      $set: {
-        deletedAt: new Date(),
-        username: tombstone,
-        usernameKey: tombstone,
-        email: `${tombstone}@deleted.invalid`,
-        phone: '',
-        passwordHash: '',
-        percentage: null,
-      },
-      ...withEvents(event),
-    });
+    return this.update(
+      id,
+      withEvents(
+        {
+          $set: {
+            deletedAt: new Date(),
+            username: tombstone,
+            usernameKey: tombstone,
+            email: `${tombstone}@deleted.invalid`,
+            phone: '',
+            passwordHash: '',
+            percentage: null,
+          },
+        },
+        event,
+      ),
+    );
   }
 }
