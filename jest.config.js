@@ -8,12 +8,14 @@ const base = {
   moduleNameMapper: {
     '^@raseed/kit$': '<rootDir>/services/kit/src/index.ts',
     '^@raseed/kit/testing$': '<rootDir>/services/kit/testing/index.ts',
+    '^@raseed/supplier-sim$': '<rootDir>/infra/supplier-sim/src/index.ts',
   },
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
 };
 
 module.exports = {
   globalSetup: '<rootDir>/infra/test/global-setup.ts',
+  globalTeardown: '<rootDir>/infra/test/global-teardown.ts',
   testTimeout: 60_000,
   projects: [
     {

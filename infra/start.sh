@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # npm start: installs what is missing, brings the local infrastructure up, builds, and
-# runs the five services and the gateway (which serves the storefront) until Ctrl-C.
+# runs the supplier simulator, the five services and the gateway (which serves the
+# storefront) until Ctrl-C.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source infra/lib.sh
@@ -25,6 +26,16 @@ trap stop INT TERM EXIT
 
 port="${GATEWAY_PORT:-8080}"
 step "starting the services"
+# The services' default SUPPLIER_URL is the simulator on 4100; a real supplier's URL replaces it.
+if [ -z "${SUPPLIER_URL:-}" ]; then
+  env -u PORT node infra/supplier-sim/dist/main.js >>"$logs/supplier-sim.log" 2>&1 &
+  pids+=($!)
+  echo "  supplier-sim (log: $logs/supplier-sim.log)"
+  for _ in $(seq 1 40); do
+    curl -fs http://127.0.0.1:4100/healthz >/dev/null 2>&1 && break
+    sleep 0.25
+  done
+fi
 for app in services/auth services/wallet services/catalog services/orders services/payments gateway; do
   name=$(basename "$app")
   # Each service listens on its own default port; the gateway on $port.

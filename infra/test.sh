@@ -24,7 +24,10 @@ status=0
 step "unit, component and system tests"
 npx jest --selectProjects main --json --outputFile="$results/main.json" || status=1
 step "fault tests"
-npx jest --selectProjects fault --runInBand --json --outputFile="$results/fault.json" || status=1
+# A kafkajs consumer that lived through a broker restart keeps a socket open after it has
+# disconnected (tulios/kafkajs#1147), so this run is told to exit when its tests are done;
+# the services themselves exit after stopping, so they are not affected.
+npx jest --selectProjects fault --runInBand --forceExit --json --outputFile="$results/fault.json" || status=1
 
 node -e '
   const fs = require("fs");

@@ -30,6 +30,7 @@ export const routingTable: Record<ServiceName, string[]> = {
     '/api/customproducts',
     '/api/customcategories',
     '/external/products',
+    '/api/catalog',
   ],
   orders: ['/api/orders', '/external/neworder', '/external/Apiorders'],
 };

@@ -11,6 +11,7 @@ describe('routing table', () => {
     ['/api/orders/myorders', 'orders'],
     ['/external/Apiorders', 'orders'],
     ['/external/products', 'catalog'],
+    ['/api/catalog/category/Steam', 'catalog'],
     ['/api/profile/42', 'wallet'],
   ])('sends %s to %s', (path, service) => {
     expect(serviceFor(path)).toBe(service);

@@ -3,9 +3,25 @@
  * infrastructure. It prints; it never fails for being slow.
  */
 import { signSession, toMicros } from '@raseed/kit';
-import { dropDatabase, openDatabase, publishEvents, testEnv } from '@raseed/kit/testing';
+import { createLogger, redisConnection } from '@raseed/kit';
+import {
+  deleteTopics,
+  dropDatabase,
+  openDatabase,
+  publishEvents,
+  testEnv,
+  TEST_TOPIC_PREFIX,
+} from '@raseed/kit/testing';
+import express from 'express';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Types } from 'mongoose';
 import supertest from 'supertest';
+import { createGateway } from '../../gateway/src/app';
+import { loadGatewayConfig } from '../../gateway/src/config';
+import { startSupplierSim } from '../supplier-sim/src';
+import { loadCatalogConfig } from '../../services/catalog/src/config';
+import { startCatalog } from '../../services/catalog/src/service';
 import { loadPaymentsConfig } from '../../services/payments/src/config';
 import { startPayments } from '../../services/payments/src/service';
 import { RECEIPT } from '../../services/payments/test/support';
@@ -44,6 +60,87 @@ function user(role: 'user' | 'admin', secret: string) {
   return { id, username, role, token, auth: { Authorization: `Bearer ${token}` } };
 }
 
+const line = (label: string, value: string) => console.log(`  ${label.padEnd(58)} ${value}`);
+
+function listen(handler: http.RequestListener): Promise<{ server: http.Server; url: string }> {
+  const server = http.createServer(handler);
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () =>
+      resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }),
+    ),
+  );
+}
+
+/** Requests per second and latency of GET `url`, `count` requests, CONCURRENCY at a time, over keep-alive. */
+async function readLoad(url: string, count: number) {
+  const latencies: number[] = [];
+  const perSecond = await rate(count, CONCURRENCY, async () => {
+    const started = performance.now();
+    const res = await fetch(url);
+    await res.arrayBuffer();
+    if (!res.ok) throw new Error(`${url} answered ${res.status}`);
+    latencies.push(performance.now() - started);
+  });
+  latencies.sort((a, b) => a - b);
+  return { perSecond, p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
+}
+
+/** The supplier sync at 10,000 products, and a category page read through the gateway next to a bare Express app. */
+async function catalogFigures() {
+  const sim = await startSupplierSim({ products: 10_000 });
+  const config = loadCatalogConfig(
+    testEnv('catalog', { SUPPLIER_URL: sim.url, SUPPLIER_SYNC_MINUTES: '600' }),
+  );
+  const catalog = await startCatalog(config);
+  const redis = redisConnection(config.REDIS_URL);
+  const gatewayConfig = loadGatewayConfig({
+    CATALOG_URL: catalog.url,
+    AUTH_URL: 'http://127.0.0.1:9',
+    WALLET_URL: 'http://127.0.0.1:9',
+    ORDERS_URL: 'http://127.0.0.1:9',
+    PAYMENTS_URL: 'http://127.0.0.1:9',
+  });
+  const gateway = await listen(createGateway(gatewayConfig, redis, createLogger('gateway', 'silent')));
+  const admin = user('admin', config.JWT_SECRET);
+  try {
+    process.stderr.write('  syncing 10,000 supplier products…\n');
+    const sync = await supertest(catalog.url).post('/api/catalog/sync').set(admin.auth);
+    if (sync.status !== 200)
+      throw new Error(`the sync answered ${sync.status}: ${JSON.stringify(sync.body)}`);
+    const pageUrl = `${gateway.url}/api/catalog/category/PUBG%20Mobile`;
+    const body = await (await fetch(pageUrl)).text();
+    const bare = await listen(express().get('/page', (_req, res) => void res.type('json').send(body)));
+    try {
+      await readLoad(pageUrl, 200);
+      await readLoad(`${bare.url}/page`, 200);
+      const store = await readLoad(pageUrl, 2000);
+      const baseline = await readLoad(`${bare.url}/page`, 2000);
+      console.log('\nCatalogue (supplier simulator with 10,000 products)');
+      line(
+        'supplier sync, 10,000 products into an empty catalogue',
+        `${(sync.body.durationMs / 1000).toFixed(1)} s`,
+      );
+      line(
+        `category page through the gateway (${(body.length / 1024).toFixed(0)} kB, 2000 reads)`,
+        `${store.perSecond.toFixed(0)} /s, p50 ${store.p50.toFixed(1)} ms, p99 ${store.p99.toFixed(1)} ms`,
+      );
+      line(
+        'the same JSON from a bare Express app',
+        `${baseline.perSecond.toFixed(0)} /s, p50 ${baseline.p50.toFixed(1)} ms, p99 ${baseline.p99.toFixed(1)} ms`,
+      );
+      line('ratio', `${((store.perSecond / baseline.perSecond) * 100).toFixed(1)}% of the bare app's rate`);
+    } finally {
+      bare.server.close();
+    }
+  } finally {
+    gateway.server.close();
+    redis.disconnect();
+    await catalog.stop();
+    await sim.stop();
+    await dropDatabase(config.MONGO_DB);
+  }
+}
+
 async function main() {
   const walletConfig = loadWalletConfig(testEnv('wallet'));
   const wallet = await startWallet(walletConfig);
@@ -53,7 +150,6 @@ async function main() {
   const http = supertest(payments.url);
   const walletHttp = supertest(wallet.url);
   const secret = walletConfig.JWT_SECRET;
-  const line = (label: string, value: string) => console.log(`  ${label.padEnd(58)} ${value}`);
 
   try {
     console.log(
@@ -138,6 +234,11 @@ async function main() {
     await scratch.close();
     await dropDatabase(paymentsConfig.MONGO_DB);
     await dropDatabase(walletConfig.MONGO_DB);
+  }
+  try {
+    await catalogFigures();
+  } finally {
+    await deleteTopics(TEST_TOPIC_PREFIX);
   }
 }
 

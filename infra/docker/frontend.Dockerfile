@@ -18,6 +18,7 @@ COPY services/catalog/package.json services/catalog/
 COPY services/orders/package.json services/orders/
 COPY services/payments/package.json services/payments/
 COPY gateway/package.json gateway/
+COPY infra/supplier-sim/package.json infra/supplier-sim/
 COPY frontend/package.json frontend/
 RUN --mount=type=cache,target=/root/.npm npm ci --no-audit --no-fund
 

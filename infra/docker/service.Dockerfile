@@ -3,7 +3,7 @@
 # One image recipe for every backend workspace, chosen by the WORKSPACE build argument:
 #   docker build -f infra/docker/service.Dockerfile --build-arg WORKSPACE=services/orders .
 # WORKSPACE is one of services/auth, services/wallet, services/catalog, services/orders,
-# services/payments, gateway. The build context is the repository root.
+# services/payments, gateway, infra/supplier-sim. The build context is the repository root.
 
 ARG NODE_IMAGE=node:20-bookworm-slim
 
@@ -19,12 +19,13 @@ COPY services/catalog/package.json services/catalog/
 COPY services/orders/package.json services/orders/
 COPY services/payments/package.json services/payments/
 COPY gateway/package.json gateway/
+COPY infra/supplier-sim/package.json infra/supplier-sim/
 COPY frontend/package.json frontend/
 RUN --mount=type=cache,target=/root/.npm npm ci --no-audit --no-fund
 
 # ---------------------------------------------------------------- the SPA
 # The gateway serves the built frontend (same origin as /api). This stage does not read
-# WORKSPACE, so the six service builds share one frontend build.
+# WORKSPACE, so the service builds share one frontend build.
 FROM deps AS web
 COPY frontend/ frontend/
 RUN npm run build -w frontend
@@ -32,9 +33,10 @@ RUN npm run build -w frontend
 # ---------------------------------------------------------------- build
 FROM deps AS build
 ARG WORKSPACE
-RUN test -n "$WORKSPACE" || { echo "build with --build-arg WORKSPACE=services/<name> or gateway" >&2; exit 1; }
+RUN test -n "$WORKSPACE" || { echo "build with --build-arg WORKSPACE=services/<name>, gateway or infra/supplier-sim" >&2; exit 1; }
 COPY services/ services/
 COPY gateway/ gateway/
+COPY infra/supplier-sim/ infra/supplier-sim/
 # Project references: this also builds services/kit.
 RUN npx tsc -b "$WORKSPACE"
 RUN npm prune --omit=dev --no-audit --no-fund

@@ -33,6 +33,7 @@ interface ServiceDef {
   ports?: (string | number | { published?: string | number; target?: number })[];
   depends_on?: string[] | Record<string, { condition?: string }>;
   healthcheck?: Healthcheck;
+  profiles?: string[];
   volumes?: (string | { type?: string; source?: string; target?: string })[];
   deploy?: { replicas?: number; resources?: { limits?: { memory?: string | number } } };
 }
@@ -326,7 +327,17 @@ describe('docker-compose.yml', () => {
     const built = Object.entries(compose.services).filter(([, def]) => def.build !== undefined);
 
     it('builds every application service from the repository', () => {
-      expect(built.map(([name]) => name).sort()).toEqual([...APPS].sort());
+      expect(built.map(([name]) => name).sort()).toEqual([...APPS, 'supplier-sim'].sort());
+    });
+
+    it('builds the supplier simulator with the shared Dockerfile, only on request, with the services’ token', () => {
+      const sim = service('supplier-sim');
+      const build = buildOf(sim);
+      expect(build && buildArgs(build).WORKSPACE).toBe('infra/supplier-sim');
+      expect(path.relative(ROOT, dockerfileOf(sim))).toBe('infra/docker/service.Dockerfile');
+      expect(sim.profiles).toEqual(['supplier-sim']);
+      expect(healthcheckCommand(sim)).toContain('/healthz');
+      expect(environmentOf(sim).SUPPLIER_TOKEN).toBe(environmentOf(service('orders')).SUPPLIER_TOKEN);
     });
 
     it.each(built.map(([name]) => name))(

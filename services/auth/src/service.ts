@@ -19,9 +19,15 @@ export function startAuth(config: AuthConfig): Promise<RunningService> {
     await resets.resets.init();
     const figures = new FiguresStore(ctx.mongo, User, ctx.locks);
     await figures.sales.init();
-    const emails = emailQueue(ctx.redis);
+    const emails = emailQueue(ctx.redis, config.QUEUE_PREFIX);
     ctx.onStop(() => emails.close());
-    ctx.onStop(startEmailWorker(ctx.redis, config.SMTP_URL, config.MAIL_FROM, ctx.logger));
+    ctx.onStop(
+      startEmailWorker(
+        ctx.redis,
+        { smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, prefix: config.QUEUE_PREFIX },
+        ctx.logger,
+      ),
+    );
 
     const passwords = passwordHasher(config.PASSWORD_HASH_COST);
     if (

@@ -4,10 +4,11 @@ import { EMAIL_QUEUE } from '../src/jobs/email';
 import { startTestAuth, type TestAuth } from './support';
 
 let auth: TestAuth;
+let queue: ReturnType<typeof createQueue>;
 const redis = redisConnection(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
-const queue = createQueue(EMAIL_QUEUE, redis);
 beforeAll(async () => {
   auth = await startTestAuth();
+  queue = createQueue(EMAIL_QUEUE, redis, auth.config.QUEUE_PREFIX);
 });
 afterAll(async () => {
   infra('up', 'mail');

@@ -14,7 +14,7 @@ export const baseEnv = z.object({
         .map((b) => b.trim())
         .filter(Boolean),
     ),
-  /** A new consumer group reads each topic from its start (read models are built from history); tests start at the end. */
+  /** A new consumer group reads each topic from its start (read models are built from history). */
   KAFKA_FROM_BEGINNING: z
     .enum(['true', 'false'])
     .default('true')
@@ -24,6 +24,8 @@ export const baseEnv = z.object({
     .string()
     .regex(/^[\w.-]*$/)
     .default(''),
+  /** Partitions of each topic the services create (the most consumers of one group that share its work). */
+  KAFKA_PARTITIONS: z.coerce.number().int().min(1).max(100).default(3),
   /** The consumer group of a service's event handlers (default: the service's name). */
   KAFKA_GROUP: z.string().min(1).optional(),
   REDIS_URL: z.string().url().default('redis://127.0.0.1:6379'),
@@ -34,6 +36,12 @@ export const baseEnv = z.object({
   SMTP_URL: z.string().url().default('smtp://127.0.0.1:1025'),
   MAIL_FROM: z.string().default('Raseed <no-reply@raseed.app>'),
   SUPPLIER_URL: z.string().url().default('http://127.0.0.1:4100'),
+  SUPPLIER_TOKEN: z.string().min(1).default('raseed-local-supplier-token'),
+  /** BullMQ keys start with this: environments that share a Redis keep their queues apart. */
+  QUEUE_PREFIX: z
+    .string()
+    .regex(/^[\w-]+$/)
+    .default('raseed'),
   PUBLIC_URL: z.string().url().default('http://localhost:8080'),
   JWT_SECRET: z.string().min(32, 'JWT_SECRET must be at least 32 characters').optional(),
   /** Shared by the services for their internal calls (ARCHITECTURE rule 10). */

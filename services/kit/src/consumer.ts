@@ -1,4 +1,5 @@
 import type { Kafka } from 'kafkajs';
+import pRetry from 'p-retry';
 import type { Connection } from 'mongoose';
 import { Schema, type InferSchemaType, type Model } from 'mongoose';
 import { parseEvent, type EventEnvelope, type EventType } from './events';
@@ -34,6 +35,7 @@ export async function startConsumer(options: {
   logger: Logger;
   fromBeginning?: boolean;
   topicPrefix?: string;
+  partitions?: number;
 }): Promise<() => Promise<void>> {
   const { kafka, groupId, mongo, handlers, logger } = options;
   const processed = processedEvents(mongo);
@@ -45,14 +47,15 @@ export async function startConsumer(options: {
   const admin = kafka.admin();
   await admin.connect();
   try {
-    await ensureTopics(admin, topics);
+    await ensureTopics(admin, topics, options.partitions);
   } finally {
     await admin.disconnect();
   }
   await consumer.connect();
-  await consumer.subscribe({
-    topics,
-    fromBeginning: options.fromBeginning ?? true,
+  // A topic another process has just made may have no leader yet for a moment.
+  await pRetry(() => consumer.subscribe({ topics, fromBeginning: options.fromBeginning ?? true }), {
+    retries: 5,
+    minTimeout: 200,
   });
   await consumer.run({
     eachMessage: async ({ topic, message }) => {

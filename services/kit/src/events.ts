@@ -60,6 +60,15 @@ export const eventSchemas = {
 
   'wallet.credited': movement,
   'wallet.debited': movement,
+  /** A product as customers see it changed: added, repriced, made (un)available or removed. */
+  'catalog.product-changed': z.object({
+    productId: z.string().min(1),
+    name: z.string(),
+    categoryName: z.string(),
+    price: micros.min(0),
+    available: z.boolean(),
+    change: z.enum(['created', 'updated', 'removed']),
+  }),
   'wallet.debt-changed': z.object({ userId, key: z.string(), seq: z.number().int(), debt: micros.min(0) }),
 } as const;
 

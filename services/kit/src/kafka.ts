@@ -20,12 +20,12 @@ export function createKafka(clientId: string, brokers: string[], logger: Logger)
 }
 
 /** Creates the topics that do not exist yet (one per event type). */
-export async function ensureTopics(admin: Admin, topics: string[]): Promise<void> {
+export async function ensureTopics(admin: Admin, topics: string[], partitions = 3): Promise<void> {
   const existing = new Set(await admin.listTopics());
   const missing = topics.filter((t) => !existing.has(t));
   if (missing.length === 0) return;
   await admin.createTopics({
     waitForLeaders: true,
-    topics: missing.map((topic) => ({ topic, numPartitions: 3 })),
+    topics: missing.map((topic) => ({ topic, numPartitions: partitions })),
   });
 }

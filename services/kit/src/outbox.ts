@@ -54,16 +54,18 @@ export class OutboxRelay {
   private readonly pollMs: number;
   private readonly batchSize: number;
   private readonly topicPrefix: string;
+  private readonly partitions: number;
 
   constructor(
     private readonly kafka: Kafka,
     private readonly locks: DocumentLocks,
     private readonly logger: Logger,
-    options: { pollMs?: number; batchSize?: number; topicPrefix?: string } = {},
+    options: { pollMs?: number; batchSize?: number; topicPrefix?: string; partitions?: number } = {},
   ) {
     this.pollMs = options.pollMs ?? 200;
     this.batchSize = options.batchSize ?? 100;
     this.topicPrefix = options.topicPrefix ?? '';
+    this.partitions = options.partitions ?? 3;
     this.producer = kafka.producer({
       idempotent: true,
       maxInFlightRequests: 1,
@@ -169,6 +171,7 @@ export class OutboxRelay {
         await ensureTopics(
           admin,
           EVENT_TYPES.map((type) => this.topicPrefix + type),
+          this.partitions,
         );
       } finally {
         await admin.disconnect();

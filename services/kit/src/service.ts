@@ -74,6 +74,7 @@ export async function startService<C extends ServiceConfig>(
   const relay = new OutboxRelay(kafka, locks, logger.child({ component: 'outbox' }), {
     pollMs: config.OUTBOX_POLL_MS,
     topicPrefix: config.KAFKA_TOPIC_PREFIX,
+    partitions: config.KAFKA_PARTITIONS,
   });
   const ctx: ServiceContext<C> = {
     name,
@@ -94,6 +95,7 @@ export async function startService<C extends ServiceConfig>(
         handlers,
         fromBeginning: config.KAFKA_FROM_BEGINNING,
         topicPrefix: config.KAFKA_TOPIC_PREFIX,
+        partitions: config.KAFKA_PARTITIONS,
       });
       closers.push(stop);
     },

@@ -2,16 +2,23 @@ import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { Kafka, logLevel } from 'kafkajs';
+import pRetry from 'p-retry';
 import mongoose from 'mongoose';
 import type { EventData, EventEnvelope, EventType } from '../src/events';
 import { createEvent, parseEvent } from '../src/events';
+import { ensureTopics } from '../src/kafka';
 
 export const MONGO_URL = process.env.MONGO_URL ?? 'mongodb://127.0.0.1:27017';
 export const KAFKA_BROKERS = (process.env.KAFKA_BROKERS ?? '127.0.0.1:9092').split(',');
 export const MAIL_API = process.env.MAIL_API ?? 'http://127.0.0.1:1080';
 
-/** Tests publish and read on topics of their own, so a store running on this machine never sees their events. */
-export const TEST_TOPIC_PREFIX = 'test.';
+/**
+ * Each test file publishes and reads on topics of its own: a store running on this machine
+ * and the other test files never see its events, and its consumers may read from the start.
+ * The run's topics are deleted when it ends (infra/test/global-teardown.ts).
+ */
+export const TEST_RUN = process.env.RASEED_TEST_RUN ?? 'adhoc';
+export const TEST_TOPIC_PREFIX = `test-${TEST_RUN}-${randomUUID().slice(0, 8)}.`;
 
 /** An environment for one test file: its own database, quiet logs, fast outbox polling. */
 export function testEnv(service: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
@@ -21,12 +28,41 @@ export function testEnv(service: string, extra: Record<string, string> = {}): No
     PORT: '0',
     MONGO_DB: `raseed_${service}_test_${randomUUID().slice(0, 8)}`,
     OUTBOX_POLL_MS: '50',
-    KAFKA_FROM_BEGINNING: 'false',
+    KAFKA_PARTITIONS: '1',
     KAFKA_TOPIC_PREFIX: TEST_TOPIC_PREFIX,
     KAFKA_GROUP: `${service}-test-${randomUUID().slice(0, 8)}`,
+    QUEUE_PREFIX: `raseed-test-${randomUUID().slice(0, 8)}`,
     KAFKAJS_NO_PARTITIONER_WARNING: '1',
     ...extra,
   };
+}
+
+/** Creates a topic this file's services have not made yet: subscribing to one still being made fails. */
+async function makeTopic(kafka: Kafka, topic: string): Promise<void> {
+  const admin = kafka.admin();
+  await admin.connect();
+  try {
+    await ensureTopics(admin, [topic], 1);
+  } finally {
+    await admin.disconnect();
+  }
+}
+
+/** Deletes the topics whose names start with `prefix` (a test run's or a bench's). */
+export async function deleteTopics(prefix: string): Promise<number> {
+  const admin = new Kafka({
+    clientId: 'raseed-tests',
+    brokers: KAFKA_BROKERS,
+    logLevel: logLevel.NOTHING,
+  }).admin();
+  await admin.connect();
+  try {
+    const topics = (await admin.listTopics()).filter((t) => t.startsWith(prefix));
+    if (topics.length) await admin.deleteTopics({ topics, timeout: 30_000 });
+    return topics.length;
+  } finally {
+    await admin.disconnect();
+  }
 }
 
 export async function dropDatabase(name: string): Promise<void> {
@@ -53,9 +89,13 @@ export async function readEvents<T extends EventType>(
   const consumer = kafka.consumer({ groupId: `tests-${randomUUID()}` });
   const found: EventEnvelope<T>[] = [];
   let lastArrival = Date.now();
+  await makeTopic(kafka, TEST_TOPIC_PREFIX + type);
   await consumer.connect();
   try {
-    await consumer.subscribe({ topic: TEST_TOPIC_PREFIX + type, fromBeginning: true });
+    await pRetry(() => consumer.subscribe({ topic: TEST_TOPIC_PREFIX + type, fromBeginning: true }), {
+      retries: 5,
+      minTimeout: 200,
+    });
     await consumer.run({
       eachMessage: async ({ message }) => {
         const event = parseEvent(message.value?.toString() ?? '') as EventEnvelope<T> | null;
@@ -83,6 +123,7 @@ export async function publishEvents<T extends EventType>(
 ): Promise<EventEnvelope<T>[]> {
   const events = items.map(({ key, data }) => createEvent('tests', type, key, data));
   const kafka = new Kafka({ clientId: 'raseed-tests', brokers: KAFKA_BROKERS, logLevel: logLevel.NOTHING });
+  await makeTopic(kafka, TEST_TOPIC_PREFIX + type);
   const producer = kafka.producer({ allowAutoTopicCreation: true });
   await producer.connect();
   try {

@@ -11,12 +11,17 @@ export interface Email {
 
 export const EMAIL_QUEUE = 'auth-email';
 
-export function emailQueue(redis: IORedis) {
-  return createQueue<Email>(EMAIL_QUEUE, redis);
+export function emailQueue(redis: IORedis, prefix: string) {
+  return createQueue<Email>(EMAIL_QUEUE, redis, prefix);
 }
 
 /** Delivers queued e-mails over SMTP; a failed delivery is retried with backoff by BullMQ. */
-export function startEmailWorker(redis: IORedis, smtpUrl: string, from: string, logger: Logger) {
+export function startEmailWorker(
+  redis: IORedis,
+  options: { smtpUrl: string; from: string; prefix: string },
+  logger: Logger,
+) {
+  const { smtpUrl, from } = options;
   const transport = nodemailer.createTransport(smtpUrl);
   const worker = createWorker<Email>(
     EMAIL_QUEUE,
@@ -25,6 +30,7 @@ export function startEmailWorker(redis: IORedis, smtpUrl: string, from: string, 
     },
     redis,
     logger,
+    { prefix: options.prefix },
   );
   return async () => {
     await worker.close();

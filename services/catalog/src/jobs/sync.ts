@@ -1,0 +1,236 @@
+import {
+  createQueue,
+  createWorker,
+  isDuplicateKey,
+  withEvents,
+  type DocumentLocks,
+  type Logger,
+  type SupplierClient,
+  type SupplierProduct as Incoming,
+} from '@raseed/kit';
+import type IORedis from 'ioredis';
+import { randomUUID } from 'node:crypto';
+import type { CatalogModels, SupplierProduct } from '../data/models';
+import { nameKey } from '../domain/sections';
+import { productChanged } from '../events/published';
+
+export const SYNC_QUEUE = 'catalog-sync';
+const WRITE_BATCH = 500;
+const LOCK_MS = 10 * 60_000;
+
+export interface SyncResult {
+  received: number;
+  created: number;
+  updated: number;
+  removed: number;
+  durationMs: number;
+}
+
+type Fields = Pick<
+  SupplierProduct,
+  | 'name'
+  | 'nameKey'
+  | 'price'
+  | 'categoryName'
+  | 'categoryKey'
+  | 'categoryImg'
+  | 'params'
+  | 'qtyValues'
+  | 'supplierAvailable'
+  | 'removed'
+>;
+
+function fieldsOf(p: Incoming): Fields {
+  return {
+    name: p.name,
+    nameKey: nameKey(p.name),
+    price: p.price,
+    categoryName: p.categoryName,
+    categoryKey: nameKey(p.categoryName),
+    categoryImg: p.categoryImg,
+    params: p.params,
+    qtyValues: p.qtyValues,
+    supplierAvailable: p.available,
+    removed: false,
+  };
+}
+
+const same = (a: Fields, b: Fields) =>
+  (Object.keys(a) as (keyof Fields)[]).every(
+    (k) => JSON.stringify(a[k] ?? null) === JSON.stringify(b[k] ?? null),
+  );
+
+/** Another writer inserted some of the same documents first: the unique key kept one of each. */
+function ignoreDuplicates(err: unknown): void {
+  const writeErrors = (err as { writeErrors?: { code?: number; err?: { code?: number } }[] }).writeErrors;
+  const allDuplicates = writeErrors?.every((e) => (e.code ?? e.err?.code) === 11000);
+  if (!isDuplicateKey(err) && !allDuplicates) throw err;
+}
+
+async function inChunks<T>(items: T[], work: (chunk: T[]) => Promise<unknown>): Promise<void> {
+  for (let i = 0; i < items.length; i += WRITE_BATCH) await work(items.slice(i, i + WRITE_BATCH));
+}
+
+/**
+ * Brings the synced copy in line with the supplier's list. The list is read whole first,
+ * so a supplier that is down or answers garbage leaves the last catalogue as it was.
+ * A product that left the list is kept, marked removed and unavailable (it comes back if the
+ * supplier lists it again). A product that changed or left announces catalog.product-changed; every name
+ * and category gets its custom record (profit multiplier 1, no image) once.
+ */
+export async function syncCatalogue(
+  models: CatalogModels,
+  locks: DocumentLocks,
+  supplier: Pick<SupplierClient, 'products'>,
+): Promise<SyncResult> {
+  const started = Date.now();
+  const incoming = await supplier.products();
+  const now = new Date();
+  const existing = new Map(
+    (await models.SupplierProduct.find().lean<SupplierProduct[]>()).map((p) => [p._id, p] as const),
+  );
+  const seen = new Set<string>();
+  const fresh: object[] = [];
+  const updates: { id: string; fields: Fields; available: boolean }[] = [];
+  for (const product of incoming) {
+    const id = `p-${product.id}`;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    const fields = fieldsOf(product);
+    const known = existing.get(id);
+    if (!known)
+      fresh.push({
+        _id: id,
+        supplierId: product.id,
+        ...fields,
+        available: true,
+        syncedAt: now,
+        createdAt: now,
+      });
+    else if (!same(fields, known)) updates.push({ id, fields, available: known.available });
+  }
+  const gone = [...existing.values()].filter((p) => !p.removed && !seen.has(p._id));
+
+  await inChunks(fresh, (chunk) =>
+    models.SupplierProduct.insertMany(chunk, { ordered: false, lean: true }).catch(ignoreDuplicates),
+  );
+  for (const { id, fields, available } of updates) {
+    await locks.run(models.SupplierProduct, id, () =>
+      models.SupplierProduct.updateOne(
+        { _id: id },
+        withEvents(
+          { $set: { ...fields, syncedAt: now } },
+          productChanged({ _id: id, ...fields, available: available && fields.supplierAvailable }, 'updated'),
+        ),
+      ),
+    );
+  }
+  for (const product of gone) {
+    await locks.run(models.SupplierProduct, product._id, () =>
+      models.SupplierProduct.updateOne(
+        { _id: product._id },
+        withEvents(
+          { $set: { removed: true, supplierAvailable: false, syncedAt: now } },
+          productChanged(product, 'removed'),
+        ),
+      ),
+    );
+  }
+  await ensureCustomRecords(models, incoming);
+  return {
+    received: incoming.length,
+    created: fresh.length,
+    updated: updates.length,
+    removed: gone.length,
+    durationMs: Date.now() - started,
+  };
+}
+
+/** One custom product per product name and one custom category per category name, each made once (unique key). */
+async function ensureCustomRecords(models: CatalogModels, incoming: Incoming[]): Promise<void> {
+  const [products, categories] = await Promise.all([
+    models.CustomProduct.find().select({ nameKey: 1 }).lean<{ nameKey: string }[]>(),
+    models.CustomCategory.find()
+      .select({ nameKey: 1, supplierImg: 1 })
+      .lean<{ nameKey: string; supplierImg: string }[]>(),
+  ]);
+  const haveProducts = new Set(products.map((p) => p.nameKey));
+  const haveCategories = new Map(categories.map((c) => [c.nameKey, c.supplierImg]));
+  const newProducts = new Map<string, object>();
+  const newCategories = new Map<string, object>();
+  const categoryImages: { key: string; img: string }[] = [];
+  for (const p of incoming) {
+    const key = nameKey(p.name);
+    if (!haveProducts.has(key)) newProducts.set(key, { name: p.name.trim(), nameKey: key, percentage: 1 });
+    const cat = nameKey(p.categoryName);
+    if (!haveCategories.has(cat)) {
+      newCategories.set(cat, { name: p.categoryName.trim(), nameKey: cat, supplierImg: p.categoryImg });
+    } else if (haveCategories.get(cat) !== p.categoryImg && !categoryImages.some((c) => c.key === cat)) {
+      categoryImages.push({ key: cat, img: p.categoryImg });
+    }
+  }
+  const insert = async (
+    model: { insertMany(docs: object[], options: { ordered: boolean }): Promise<unknown> },
+    docs: object[],
+  ) => inChunks(docs, (chunk) => model.insertMany(chunk, { ordered: false }).catch(ignoreDuplicates));
+  await insert(models.CustomProduct, [...newProducts.values()]);
+  await insert(models.CustomCategory, [...newCategories.values()]);
+  for (const { key, img } of categoryImages) {
+    await models.CustomCategory.updateOne({ nameKey: key }, { $set: { supplierImg: img } });
+  }
+}
+
+/**
+ * One sync at a time across every catalog process (a Redis lock): a second caller waits for
+ * the running sync to end, then runs its own on fresh data. The lock only saves work; two
+ * syncs at once would still leave one copy of each product (inserts under unique ids).
+ */
+export function exclusiveSync(redis: IORedis, key: string, sync: () => Promise<SyncResult>) {
+  return async (): Promise<SyncResult> => {
+    const token = randomUUID();
+    while ((await redis.set(key, token, 'PX', LOCK_MS, 'NX')) !== 'OK') {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    try {
+      return await sync();
+    } finally {
+      if ((await redis.get(key)) === token) await redis.del(key);
+    }
+  };
+}
+
+/** The sync as a BullMQ job: repeated every few minutes and once at start, retried with backoff. */
+export function syncJobs(
+  redis: IORedis,
+  logger: Logger,
+  sync: () => Promise<SyncResult>,
+  options: { everyMinutes: number; prefix: string },
+) {
+  const queue = createQueue<{ reason: string }>(SYNC_QUEUE, redis, options.prefix);
+  const worker = createWorker<{ reason: string }>(
+    SYNC_QUEUE,
+    async (job) => {
+      const result = await sync();
+      logger.info({ reason: job.data.reason, ...result }, 'supplier catalogue synced');
+      return result;
+    },
+    redis,
+    logger,
+    { concurrency: 1, prefix: options.prefix },
+  );
+  return {
+    queue,
+    async start() {
+      await queue.upsertJobScheduler(
+        'catalog-sync-every',
+        { every: options.everyMinutes * 60_000 },
+        { name: 'sync', data: { reason: 'schedule' } },
+      );
+      await queue.add('sync', { reason: 'start' });
+    },
+    async close() {
+      await worker.close();
+      await queue.close();
+    },
+  };
+}

@@ -1,0 +1,59 @@
+import { ApiRoutes, ObjectStore, startService, SupplierClient, type RunningService } from '@raseed/kit';
+import type { CatalogConfig } from './config';
+import { ReadCache } from './data/cache';
+import { CatalogReads } from './data/catalog';
+import { catalogModels } from './data/models';
+import { onDiscountChanged } from './events/discounts';
+import { exclusiveSync, syncCatalogue, syncJobs } from './jobs/sync';
+import { adminRoutes } from './routes/admin';
+import { readRoutes } from './routes/reads';
+
+export function startCatalog(config: CatalogConfig): Promise<RunningService> {
+  return startService('catalog', config, async (ctx) => {
+    const models = catalogModels(ctx.mongo);
+    await Promise.all(Object.values(models).map((m) => m.init()));
+    const images = new ObjectStore(config, config.S3_BUCKET);
+    await images.ensureBucket();
+    const cache = new ReadCache(ctx.redis, `raseed:catalog:${config.MONGO_DB}`, config.CATALOG_CACHE_SECONDS);
+    const supplier = new SupplierClient({
+      url: config.SUPPLIER_URL,
+      token: config.SUPPLIER_TOKEN,
+      timeoutMs: config.SUPPLIER_TIMEOUT_MS,
+      logger: ctx.logger,
+    });
+    const sync = exclusiveSync(ctx.redis, `raseed:catalog:${config.MONGO_DB}:sync`, async () => {
+      const result = await syncCatalogue(models, ctx.locks, supplier);
+      if (result.created || result.updated || result.removed) {
+        ctx.eventsRecorded();
+        await cache.invalidate();
+      }
+      return result;
+    });
+
+    const api = new ApiRoutes(config.SERVICE_TOKEN);
+    readRoutes(api, { models, reads: new CatalogReads(models), cache, images });
+    adminRoutes(api, {
+      models,
+      locks: ctx.locks,
+      cache,
+      images,
+      published: ctx.eventsRecorded,
+      syncNow: sync,
+    });
+
+    await ctx.consume({ 'user.discount-changed': onDiscountChanged(models) });
+    const jobs = syncJobs(ctx.redis, ctx.logger, sync, {
+      everyMinutes: config.SUPPLIER_SYNC_MINUTES,
+      prefix: config.QUEUE_PREFIX,
+    });
+    ctx.onStop(() => jobs.close());
+    await jobs.start();
+
+    return {
+      routes: api.router,
+      docs: [api.registry],
+      outbox: [models.Product, models.SupplierProduct],
+      readiness: { objects: () => images.ping() },
+    };
+  });
+}
