@@ -17,12 +17,17 @@ export class ReadCache {
   }
 
   async get<T>(name: string, load: () => Promise<T>): Promise<T> {
+    return JSON.parse(await this.text(name, async () => JSON.stringify(await load()))) as T;
+  }
+
+  /** The cached JSON text itself, for answers sent as they are stored. */
+  async text(name: string, load: () => Promise<string>): Promise<string> {
     const version = (await this.redis.get(this.versionKey)) ?? '0';
     const key = `${this.namespace}:v${version}:${name}`;
     const hit = await this.redis.get(key);
-    if (hit !== null) return JSON.parse(hit) as T;
+    if (hit !== null) return hit;
     const value = await load();
-    await this.redis.set(key, JSON.stringify(value), 'EX', this.ttlSeconds);
+    await this.redis.set(key, value, 'EX', this.ttlSeconds);
     return value;
   }
 

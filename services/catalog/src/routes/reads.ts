@@ -79,6 +79,18 @@ export const customCategoryView = (c: CustomCategory) => ({
   image: c.image ? imageUrl(c.image) : c.supplierImg || imageUrl(null),
 });
 
+/** A category page for one caller: products priced with their discount, filtered by a name prefix. */
+const pageView = (page: CategoryPage, discount: number | null, prefix: string) => {
+  const matches = (n: string) => nameKey(n).startsWith(prefix);
+  return {
+    category: page.category,
+    subcategories: page.subcategories.filter((s) => matches(s.name)),
+    products: page.products
+      .filter((p) => matches(p.name))
+      .map((p) => ({ ...p, price: displayPrice(unitPrice(p.price, null, discount)) })),
+  };
+};
+
 /** What the storefront reads: sections, category pages (priced for the caller), categories, products, images. */
 export function readRoutes(api: ApiRoutes, deps: ReadDeps): void {
   const { models, reads, cache } = deps;
@@ -114,17 +126,18 @@ export function readRoutes(api: ApiRoutes, deps: ReadDeps): void {
       const { search } = parseInput(categoryPageQuery, req.query);
       const name = String(req.params.name ?? '').trim();
       if (!name || name.length > 200) throw notFound('Category not found');
-      const page = await cache.get<CategoryPage>(`page:${nameKey(name)}`, () => reads.page(name));
+      const page = () => cache.get<CategoryPage>(`page:${nameKey(name)}`, () => reads.page(name));
       const discount = await discountOf(models, req.user?.id);
       const prefix = nameKey(search ?? '');
-      const matches = (n: string) => nameKey(n).startsWith(prefix);
-      res.json({
-        category: page.category,
-        subcategories: page.subcategories.filter((s) => matches(s.name)),
-        products: page.products
-          .filter((p) => matches(p.name))
-          .map((p) => ({ ...p, price: displayPrice(unitPrice(p.price, null, discount)) })),
-      });
+      if (discount === null && !prefix) {
+        // Most reads (visitors, customers without a discount) get the finished answer from the cache.
+        const json = await cache.text(`view:${nameKey(name)}`, async () =>
+          JSON.stringify(pageView(await page(), null, '')),
+        );
+        res.type('json').send(json);
+        return;
+      }
+      res.json(pageView(await page(), discount, prefix));
     },
   );
 
