@@ -22,6 +22,8 @@ import { loadGatewayConfig } from '../../gateway/src/config';
 import { startSupplierSim } from '../supplier-sim/src';
 import { loadCatalogConfig } from '../../services/catalog/src/config';
 import { startCatalog } from '../../services/catalog/src/service';
+import { loadOrdersConfig } from '../../services/orders/src/config';
+import { startOrders } from '../../services/orders/src/service';
 import { loadPaymentsConfig } from '../../services/payments/src/config';
 import { startPayments } from '../../services/payments/src/service';
 import { RECEIPT } from '../../services/payments/test/support';
@@ -141,6 +143,69 @@ async function catalogFigures() {
   }
 }
 
+/**
+ * Orders placed per second (each: the product priced by catalog, the key and the order
+ * inserted, the wallet's debit, the order marked paid with its event), next to the bare debits.
+ */
+async function orderFigures(walletUrl: string, customers: { auth: object }[], debitRate: number) {
+  const sim = await startSupplierSim();
+  const catalogConfig = loadCatalogConfig(testEnv('catalog', { SUPPLIER_URL: sim.url }));
+  const catalog = await startCatalog(catalogConfig);
+  const ordersConfig = loadOrdersConfig(
+    testEnv('orders', { WALLET_URL: walletUrl, CATALOG_URL: catalog.url, SUPPLIER_URL: sim.url }),
+  );
+  const orders = await startOrders(ordersConfig);
+  const admin = user('admin', catalogConfig.JWT_SECRET);
+  try {
+    const created = await supertest(catalog.url)
+      .post('/api/create/product')
+      .set(admin.auth)
+      .field('productName', 'Bench gift card')
+      .field('price', '0.01')
+      .field('params', 'Account e-mail')
+      .field('category_name', 'Steam')
+      .attach('image', RECEIPT);
+    if (created.status !== 201) throw new Error(`creating the product answered ${created.status}`);
+    const draft = {
+      product_id: created.body.product.id as string,
+      quantity: 1,
+      params: 'Account e-mail:a@b.c',
+    };
+    const latencies: number[] = [];
+    const place = (i: number) => {
+      const started = performance.now();
+      return supertest(orders.url)
+        .post('/api/orders')
+        .set(customers[i % 100]!.auth as Record<string, string>)
+        .send(draft)
+        .then((res) => {
+          if (res.status !== 201)
+            throw new Error(`an order answered ${res.status}: ${JSON.stringify(res.body)}`);
+          latencies.push(performance.now() - started);
+        });
+    };
+    await rate(50, CONCURRENCY, place);
+    latencies.length = 0;
+    const perSecond = await rate(500, CONCURRENCY, place);
+    latencies.sort((a, b) => a - b);
+    console.log('\nOrders (a created product, 100 customers)');
+    line(
+      'orders placed (500)',
+      `${perSecond.toFixed(0)} /s, p50 ${percentile(latencies, 50).toFixed(0)} ms, p99 ${percentile(latencies, 99).toFixed(0)} ms`,
+    );
+    line(
+      'ratio',
+      `${((perSecond / debitRate) * 100).toFixed(1)}% of the bare wallet debits across 100 accounts`,
+    );
+  } finally {
+    await orders.stop();
+    await catalog.stop();
+    await sim.stop();
+    await dropDatabase(ordersConfig.MONGO_DB);
+    await dropDatabase(catalogConfig.MONGO_DB);
+  }
+}
+
 async function main() {
   const walletConfig = loadWalletConfig(testEnv('wallet'));
   const wallet = await startWallet(walletConfig);
@@ -227,6 +292,7 @@ async function main() {
       'debits across 100 accounts (1000)',
       `${hundredRate.toFixed(0)} /s  (${((hundredRate / rawRate) * 100).toFixed(1)}% of raw inserts)`,
     );
+    await orderFigures(wallet.url, customers, hundredRate);
   } finally {
     await payments.stop();
     await wallet.stop();

@@ -33,7 +33,7 @@ export async function startSupplierSim(options: SupplierSimOptions = {}): Promis
   const server = createServer(simApp(control, options.token ?? DEFAULT_SUPPLIER_TOKEN, logger));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port ?? 0, '0.0.0.0', resolve);
+    server.listen(options.port ?? 0, '127.0.0.1', resolve);
   });
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   logger.info({ url, products: control.products.length }, 'supplier simulator listening');

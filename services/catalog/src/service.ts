@@ -6,6 +6,7 @@ import { catalogModels } from './data/models';
 import { onDiscountChanged } from './events/discounts';
 import { exclusiveSync, syncCatalogue, syncJobs } from './jobs/sync';
 import { adminRoutes } from './routes/admin';
+import { internalRoutes } from './routes/internal';
 import { readRoutes } from './routes/reads';
 
 export function startCatalog(config: CatalogConfig): Promise<RunningService> {
@@ -40,6 +41,7 @@ export function startCatalog(config: CatalogConfig): Promise<RunningService> {
       published: ctx.eventsRecorded,
       syncNow: sync,
     });
+    internalRoutes(api, { models });
 
     await ctx.consume({ 'user.discount-changed': onDiscountChanged(models) });
     const jobs = syncJobs(ctx.redis, ctx.logger, sync, {

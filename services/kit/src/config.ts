@@ -37,6 +37,8 @@ export const baseEnv = z.object({
   MAIL_FROM: z.string().default('Raseed <no-reply@raseed.app>'),
   SUPPLIER_URL: z.string().url().default('http://127.0.0.1:4100'),
   SUPPLIER_TOKEN: z.string().min(1).default('raseed-local-supplier-token'),
+  /** How long one call to the supplier may take before it counts as timed out. */
+  SUPPLIER_TIMEOUT_MS: z.coerce.number().int().positive().default(15_000),
   /** BullMQ keys start with this: environments that share a Redis keep their queues apart. */
   QUEUE_PREFIX: z
     .string()

@@ -69,6 +69,29 @@ export const eventSchemas = {
     available: z.boolean(),
     change: z.enum(['created', 'updated', 'removed']),
   }),
+  /** A paid order, waiting for an admin (created products) or the supplier. */
+  'order.placed': z.object({
+    orderId: z.string().min(1),
+    userId,
+    productId: z.string().min(1),
+    productName: z.string(),
+    quantity: z.number().int().positive(),
+    total: micros.positive(),
+    placedAt: z.string(),
+  }),
+  'order.confirmed': z.object({
+    orderId: z.string().min(1),
+    userId,
+    total: micros.positive(),
+    replay: z.string().nullable(),
+  }),
+  /** A rejected order; its total went back to the wallet. */
+  'order.rejected': z.object({
+    orderId: z.string().min(1),
+    userId,
+    total: micros.positive(),
+    reason: z.string().nullable(),
+  }),
   'wallet.debt-changed': z.object({ userId, key: z.string(), seq: z.number().int(), debt: micros.min(0) }),
 } as const;
 

@@ -1,4 +1,4 @@
-import mongoose, { type Connection } from 'mongoose';
+import mongoose, { type Connection, type Model, type Schema } from 'mongoose';
 
 // Request input reaches queries only after schema validation into plain strings and numbers,
 // so an operator object such as {"$gt": ""} never becomes part of a filter.
@@ -13,4 +13,15 @@ export async function connectMongo(url: string, dbName: string): Promise<Connect
 
 export function isDuplicateKey(err: unknown): err is { code: 11000; keyPattern?: Record<string, unknown> } {
   return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === 11000;
+}
+
+/**
+ * The connection's model of that name, compiled once. Typed by the caller's document
+ * interface rather than inferred from the schema, which keeps the compiler fast.
+ */
+export function modelOf<T>(conn: Connection, name: string, schema: Schema, collection: string): Model<T> {
+  return (
+    (conn.models[name] as Model<T> | undefined) ??
+    (conn.model(name, schema, collection) as unknown as Model<T>)
+  );
 }

@@ -1,10 +1,5 @@
-import { loadConfig, runMain, startService } from '@raseed/kit';
-import { Router } from 'express';
-import { z } from 'zod';
+import { runMain } from '@raseed/kit';
+import { loadOrdersConfig } from './config';
+import { startOrders } from './service';
 
-const config = loadConfig({
-  PORT: z.coerce.number().int().min(0).default(4004),
-  MONGO_DB: z.string().default('raseed_orders'),
-});
-// The orders API arrives in a later issue; until then the service answers its health checks.
-runMain(() => startService('orders', config, async () => ({ routes: Router() })));
+runMain(() => startOrders(loadOrdersConfig()));

@@ -1,9 +1,9 @@
 import { toMicros } from '@raseed/kit';
 import { eventually, publishEvents, readEvents } from '@raseed/kit/testing';
 import { Types } from 'mongoose';
-import type { ConfirmedPayment } from '../src/domain/reconcile';
 import {
   bearer,
+  confirm,
   newUser,
   newUsers,
   reconcileWallet,
@@ -19,30 +19,6 @@ beforeAll(async () => {
   admin = await newUser('admin');
 });
 afterAll(() => wallet.stop());
-
-/** Confirms payments as the payments service does: one payment.confirmed event each. */
-async function confirm(user: TestUser, dollars: number, extra: { asDebt?: boolean } = {}) {
-  const payment: ConfirmedPayment = {
-    id: new Types.ObjectId().toString(),
-    userId: user.id,
-    type: 'IN',
-    amount: toMicros(dollars),
-    confirmedAt: new Date().toISOString(),
-  };
-  const [event] = await publishEvents('payment.confirmed', {
-    key: user.id,
-    data: {
-      paymentId: payment.id,
-      userId: user.id,
-      type: 'IN',
-      amount: payment.amount,
-      productName: 'Binance',
-      asDebt: extra.asDebt ?? false,
-      confirmedAt: payment.confirmedAt,
-    },
-  });
-  return { payment, event };
-}
 
 const waitForBalance = (user: TestUser, dollars: number) =>
   eventually(async () => ((await wallet.balance(user)) === dollars ? true : undefined), {
@@ -122,6 +98,47 @@ describe('wallet ledger', () => {
       ['OUT', 'confirmed'],
       ['IN', 'confirmed'],
     ]);
+  });
+
+  it("answers whether an order was paid for and refunded, from the ledger's keys", async () => {
+    const user = await newUser();
+    await confirm(user, 5);
+    await waitForBalance(user, 5);
+    const orderId = new Types.ObjectId().toString();
+    const status = async () =>
+      (
+        await wallet
+          .http()
+          .get(`/internal/orders/${orderId}`)
+          .set('x-service-token', wallet.config.SERVICE_TOKEN)
+          .expect(200)
+      ).body;
+    expect(await status()).toEqual({ debited: false, refunded: false, amount: 0, account: null });
+
+    const debit = { userId: user.id, amount: toMicros(1.5), productName: 'Steam $1.50' };
+    await wallet.internal(`/internal/orders/${orderId}/debit`, debit).expect(200);
+    expect(await status()).toEqual({
+      debited: true,
+      refunded: false,
+      amount: toMicros(1.5),
+      account: user.id,
+    });
+
+    await wallet.internal(`/internal/orders/${orderId}/refund`, {}).expect(200);
+    expect(await status()).toEqual({
+      debited: true,
+      refunded: true,
+      amount: toMicros(1.5),
+      account: user.id,
+    });
+
+    await wallet.http().get(`/internal/orders/${orderId}`).expect(403);
+    const bad = await wallet
+      .http()
+      .get('/internal/orders/not%20an%20id')
+      .set('x-service-token', wallet.config.SERVICE_TOKEN)
+      .expect(400);
+    expect(bad.body).toEqual({ error: 'Invalid id' });
   });
 
   it('lets exactly 100 of 200 concurrent $1 debits through a $100 balance', async () => {

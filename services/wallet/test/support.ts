@@ -1,4 +1,4 @@
-import { signSession, type Role } from '@raseed/kit';
+import { signSession, toMicros, type Role } from '@raseed/kit';
 import { dropDatabase, openDatabase, publishEvents, testEnv, uniqueName } from '@raseed/kit/testing';
 import { Types } from 'mongoose';
 import supertest from 'supertest';
@@ -45,6 +45,30 @@ export async function newUsers(count: number, role: Role = 'user', secret?: stri
 }
 
 export const newUser = async (role: Role = 'user') => (await newUsers(1, role))[0] as TestUser;
+
+/** Confirms payments as the payments service does: one payment.confirmed event each. */
+export async function confirm(user: TestUser, dollars: number, extra: { asDebt?: boolean } = {}) {
+  const payment: ConfirmedPayment = {
+    id: new Types.ObjectId().toString(),
+    userId: user.id,
+    type: 'IN',
+    amount: toMicros(dollars),
+    confirmedAt: new Date().toISOString(),
+  };
+  const [event] = await publishEvents('payment.confirmed', {
+    key: user.id,
+    data: {
+      paymentId: payment.id,
+      userId: user.id,
+      type: 'IN',
+      amount: payment.amount,
+      productName: 'Binance',
+      asDebt: extra.asDebt ?? false,
+      confirmedAt: payment.confirmedAt,
+    },
+  });
+  return { payment, event };
+}
 
 export const bearer = (user: { token: string }) => ({ Authorization: `Bearer ${user.token}` });
 

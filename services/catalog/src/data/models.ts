@@ -1,5 +1,5 @@
-import { outboxPlugin } from '@raseed/kit';
-import { Schema, type Connection, type Model, type Types } from 'mongoose';
+import { modelOf, outboxPlugin } from '@raseed/kit';
+import { Schema, type Connection, type Types } from 'mongoose';
 
 /**
  * The catalogue's documents. Names are kept twice: as written, and as a key without
@@ -171,26 +171,24 @@ export interface Discount {
   setAt: Date;
 }
 
-function model<T>(conn: Connection, name: string, schema: Schema, collection: string): Model<T> {
-  return (
-    (conn.models[name] as Model<T> | undefined) ??
-    (conn.model(name, schema, collection) as unknown as Model<T>)
-  );
-}
-
 export function catalogModels(conn: Connection) {
   return {
-    Category: model<Category>(conn, 'Category', categorySchema, 'categories'),
-    Product: model<Product>(conn, 'Product', productSchema, 'products'),
-    SupplierProduct: model<SupplierProduct>(
+    Category: modelOf<Category>(conn, 'Category', categorySchema, 'categories'),
+    Product: modelOf<Product>(conn, 'Product', productSchema, 'products'),
+    SupplierProduct: modelOf<SupplierProduct>(
       conn,
       'SupplierProduct',
       supplierProductSchema,
       'supplier_products',
     ),
-    CustomProduct: model<CustomProduct>(conn, 'CustomProduct', customProductSchema, 'custom_products'),
-    CustomCategory: model<CustomCategory>(conn, 'CustomCategory', customCategorySchema, 'custom_categories'),
-    Discount: model<Discount>(conn, 'Discount', discountSchema, 'discounts'),
+    CustomProduct: modelOf<CustomProduct>(conn, 'CustomProduct', customProductSchema, 'custom_products'),
+    CustomCategory: modelOf<CustomCategory>(
+      conn,
+      'CustomCategory',
+      customCategorySchema,
+      'custom_categories',
+    ),
+    Discount: modelOf<Discount>(conn, 'Discount', discountSchema, 'discounts'),
   };
 }
 

@@ -12,7 +12,7 @@ const debitSchema = z.object({
 
 /**
  * The calls other services make while a person waits (ARCHITECTURE rule 10): orders
- * debits and refunds, and an admin's withdrawal from payments. Each is idempotent by the
+ * debits and refunds (and reads whether an order was paid), and an admin's withdrawal from payments. Each is idempotent by the
  * order or payment id: a repeat answers the first result and moves nothing.
  */
 export function internalRoutes(api: ApiRoutes, ledger: Ledger): void {
@@ -35,6 +35,29 @@ export function internalRoutes(api: ApiRoutes, ledger: Ledger): void {
         productName,
       });
       res.json({ applied, balance: entry.balance, entryId: entry._id.toString() });
+    },
+  );
+
+  api.route(
+    {
+      method: 'get',
+      path: '/internal/orders/{orderId}',
+      summary: 'Whether an order was paid for and refunded',
+      access: 'internal',
+    },
+    async (req, res) => {
+      // Read from the ledger by the movements' keys, so orders can tell after a crash whether it was paid.
+      const orderId = parseInput(idParam, req.params.orderId);
+      const [debit, refund] = await Promise.all([
+        ledger.byKey(movementKeys.orderDebit(orderId)),
+        ledger.byKey(movementKeys.orderRefund(orderId)),
+      ]);
+      res.json({
+        debited: debit !== null,
+        refunded: refund !== null,
+        amount: debit?.amount ?? 0,
+        account: debit?.account ?? null,
+      });
     },
   );
 

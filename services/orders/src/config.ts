@@ -1,0 +1,23 @@
+import { loadConfig } from '@raseed/kit';
+import { z } from 'zod';
+
+export function loadOrdersConfig(env: NodeJS.ProcessEnv = process.env) {
+  return loadConfig(
+    {
+      PORT: z.coerce.number().int().min(0).default(4004),
+      MONGO_DB: z.string().default('raseed_orders'),
+      WALLET_URL: z.string().url().default('http://127.0.0.1:4002'),
+      CATALOG_URL: z.string().url().default('http://127.0.0.1:4003'),
+      /** An order left unpaid this long (its placement was cut off) is finished or undone. */
+      ORDER_REPAIR_AFTER_SECONDS: z.coerce.number().int().min(1).default(120),
+      /** Tries at placing a supplier order before it is rejected and refunded, and the first wait between them. */
+      ORDER_PLACEMENT_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(5),
+      ORDER_PLACEMENT_BACKOFF_MS: z.coerce.number().int().min(10).default(2000),
+      /** How often the supplier is asked about the orders it took. */
+      ORDER_SYNC_SECONDS: z.coerce.number().positive().default(30),
+    },
+    env,
+  );
+}
+
+export type OrdersConfig = ReturnType<typeof loadOrdersConfig>;

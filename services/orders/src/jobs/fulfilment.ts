@@ -1,0 +1,88 @@
+import { createQueue, createWorker, type Logger } from '@raseed/kit';
+import type IORedis from 'ioredis';
+import { placeAtSupplier, syncStatuses, type FulfilmentDeps } from '../domain/fulfilment';
+
+export const PLACEMENT_QUEUE = 'order-placement';
+export const STATUS_QUEUE = 'order-status';
+
+export interface FulfilmentOptions {
+  prefix: string;
+  attempts: number;
+  backoffMs: number;
+  syncEverySeconds: number;
+}
+
+/**
+ * The supplier's side of orders: a placement job per paid supplier order (its job id is the
+ * order id, so it is queued once), retried with backoff, and a repeatable job that asks the
+ * supplier about the orders it took.
+ */
+export function fulfilmentJobs(
+  redis: IORedis,
+  logger: Logger,
+  deps: FulfilmentDeps,
+  options: FulfilmentOptions,
+) {
+  const placements = createQueue<{ orderId: string }>(PLACEMENT_QUEUE, redis, options.prefix);
+  const statuses = createQueue<{ reason: string }>(STATUS_QUEUE, redis, options.prefix);
+  const placer = createWorker<{ orderId: string }>(
+    PLACEMENT_QUEUE,
+    async (job) => {
+      const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+      const order = await placeAtSupplier(deps, job.data.orderId, lastAttempt);
+      logger.info(
+        { orderId: job.data.orderId, status: order?.status, supplierOrderId: order?.externalId },
+        'supplier order placed',
+      );
+    },
+    redis,
+    logger,
+    { prefix: options.prefix },
+  );
+  const syncer = createWorker<{ reason: string }>(
+    STATUS_QUEUE,
+    async (job) => {
+      const result = await syncStatuses(deps);
+      if (result.checked)
+        logger.info({ reason: job.data.reason, ...result }, 'supplier order statuses synced');
+      return result;
+    },
+    redis,
+    logger,
+    { concurrency: 1, prefix: options.prefix },
+  );
+
+  return {
+    /** Queues the placement of a paid supplier order; a placement that failed for good is tried again. */
+    async place(orderId: string): Promise<boolean> {
+      const earlier = await placements.getJob(orderId);
+      if (earlier && (await earlier.isFailed())) {
+        await earlier.retry();
+        return true;
+      }
+      if (earlier && !(await earlier.isCompleted())) return false;
+      if (earlier) await earlier.remove();
+      await placements.add(
+        'place',
+        { orderId },
+        {
+          jobId: orderId,
+          attempts: options.attempts,
+          backoff: { type: 'exponential', delay: options.backoffMs },
+        },
+      );
+      return true;
+    },
+    async start() {
+      await statuses.upsertJobScheduler(
+        'order-status-every',
+        { every: options.syncEverySeconds * 1000 },
+        { name: 'sync', data: { reason: 'schedule' } },
+      );
+    },
+    async close() {
+      await Promise.all([placer.close(), syncer.close()]);
+      await Promise.all([placements.close(), statuses.close()]);
+    },
+  };
+}

@@ -1,0 +1,300 @@
+import { Types } from 'mongoose';
+import { reconcileWallet } from '../../wallet/test/support';
+import { bearer, newUser, startTestOrders, toMicros, type TestOrders, type TestUser } from './support';
+
+let orders: TestOrders;
+/** A created product at $1 with one param, 'Account e-mail'. */
+let giftCard: string;
+beforeAll(async () => {
+  orders = await startTestOrders();
+  giftCard = await orders.createdProduct('1');
+});
+afterAll(() => orders.stop());
+
+const insufficient = (dollars: string) => `Insufficient balance. You have only ${dollars}$ in your balance`;
+const draft = (extra: object = {}) => ({
+  product_id: giftCard,
+  quantity: 1,
+  params: 'Account e-mail:player@example.com',
+  ...extra,
+});
+
+/** What the wallet's ledger holds for an order: its debit and refund entries. */
+async function movements(orderId: string) {
+  return orders.wallet.db
+    .collection('entries')
+    .find({ key: { $in: [`order:${orderId}:debit`, `order:${orderId}:refund`] } })
+    .toArray();
+}
+
+describe('placing an order', () => {
+  it('prices it on the server, debits the wallet once and lists it in My Orders', async () => {
+    const user = await orders.customer(5);
+    const res = await orders.order(user, draft({ quantity: 3 })).expect(201);
+    expect(res.body).toEqual({
+      orderStatus: true,
+      message: 'Order placed successfully!',
+      orderId: expect.stringMatching(/^[0-9a-f]{24}$/),
+      balance: 2,
+    });
+    expect(await orders.wallet.balance(user)).toBe(2);
+    const mine = await orders.http().post('/api/orders/myorders').set(bearer(user)).send({}).expect(200);
+    expect(mine.body.orders).toEqual([
+      expect.objectContaining({
+        id: res.body.orderId,
+        user_id: user.id,
+        username: user.username,
+        product_id: giftCard,
+        quantity: 3,
+        total_price: 3,
+        status: 'waiting',
+        params: 'Account e-mail:player@example.com',
+        replay_api: null,
+        order_id: null,
+      }),
+    ]);
+    expect(mine.body.totalPages).toBe(1);
+    const entries = await movements(res.body.orderId);
+    expect(entries.map((e) => [e.type, e.amount])).toEqual([['OUT', toMicros(3)]]);
+  });
+
+  it('lets exactly 100 of 200 concurrent $1 orders through a $100 balance', async () => {
+    const user = await orders.customer(100);
+    const answers = await Promise.all(
+      Array.from({ length: 200 }, () => orders.order(user, draft()).then((r) => r)),
+    );
+    const placed = answers.filter((r) => r.status === 201);
+    const refused = answers.filter((r) => r.status !== 201);
+    expect(placed).toHaveLength(100);
+    expect(refused).toHaveLength(100);
+    for (const r of refused) {
+      expect(r.status).toBe(422);
+      expect(r.body).toEqual({ orderStatus: false, error: expect.stringMatching(/^Insufficient balance/) });
+    }
+    expect(await orders.wallet.balance(user)).toBe(0);
+    // Every shown order was debited exactly once, and no refused one was.
+    const stored = await orders.storedOrders({ userId: user.id });
+    const paid = stored.filter((o) => o.paid);
+    expect(paid).toHaveLength(100);
+    expect(new Set(placed.map((r) => r.body.orderId))).toEqual(new Set(paid.map((o) => o._id.toString())));
+    const debits = await orders.wallet.db
+      .collection('entries')
+      .find({ account: user.id, type: 'OUT' })
+      .toArray();
+    expect(debits).toHaveLength(100);
+    expect(new Set(debits.map((e) => e.key))).toEqual(
+      new Set(paid.map((o) => `order:${o._id.toString()}:debit`)),
+    );
+    const count = await orders.http().post('/api/orders/myorders').set(bearer(user)).send({}).expect(200);
+    expect(count.body.totalPages).toBe(10);
+    const report = await reconcileWallet(orders.wallet, []);
+    expect(report.problems.filter((p) => !p.includes('payment'))).toEqual([]);
+  });
+
+  it('answers a request repeated with one Idempotency-Key with the first outcome: one order, one debit', async () => {
+    const user = await orders.customer(10);
+    const key = new Types.ObjectId().toString();
+    const answers = await Promise.all(Array.from({ length: 5 }, () => orders.order(user, draft(), key)));
+    const ids = new Set(answers.map((r) => r.body.orderId));
+    expect(answers.map((r) => r.status)).toEqual([201, 201, 201, 201, 201]);
+    expect(ids.size).toBe(1);
+    const again = await orders.order(user, draft(), key).expect(201);
+    expect(again.body.orderId).toBe([...ids][0]);
+    expect(await orders.storedOrders({ userId: user.id })).toHaveLength(1);
+    expect(await movements([...ids][0] as string)).toHaveLength(1);
+    expect(await orders.wallet.balance(user)).toBe(9);
+
+    // The key is the customer's own: another customer's same key is another order.
+    const other = await orders.customer(10);
+    const theirs = await orders.order(other, draft(), key).expect(201);
+    expect(theirs.body.orderId).not.toBe(again.body.orderId);
+  });
+
+  it('repeats a refusal for the same key, and a new key after a top-up succeeds', async () => {
+    const user = await orders.customer(0);
+    const short = await orders.order(user, draft(), 'k-1').expect(400);
+    expect(short.body.error).toBe('The Idempotency-Key header must be 8 to 100 letters, digits, - or _.');
+    const first = await orders.order(user, draft(), 'order-key-1').expect(422);
+    expect(first.body.error).toBe(insufficient('0.00'));
+    const again = await orders.order(user, draft(), 'order-key-1').expect(422);
+    expect(again.body).toEqual(first.body);
+    await orders.topUp(user, 1);
+    expect((await orders.order(user, draft(), 'order-key-1').expect(422)).body).toEqual(first.body);
+    await orders.order(user, draft(), 'order-key-2').expect(201);
+    expect(await orders.wallet.balance(user)).toBe(0);
+  });
+
+  it('ignores a forged price, total, username or user id', async () => {
+    const user = await orders.customer(10);
+    const victim = await newUser();
+    const res = await orders
+      .order(
+        user,
+        draft({
+          price: 0.01,
+          total_price: 0.01,
+          username: victim.username,
+          user_id: victim.id,
+          userId: victim.id,
+          status: 'confirmed',
+          quantity: 2,
+        }),
+      )
+      .expect(201);
+    const [stored] = await orders.storedOrders({ _id: new Types.ObjectId(res.body.orderId as string) });
+    expect(stored).toMatchObject({
+      userId: user.id,
+      username: user.username,
+      total: toMicros(2),
+      status: 'waiting',
+    });
+    expect(await orders.wallet.balance(user)).toBe(8);
+  });
+
+  it('refuses an unavailable product, a missing param and a quantity out of limits with the spec texts, debiting nothing', async () => {
+    const user = await orders.customer(100);
+    const supplier = orders.sim.products.find((p) => p.available && p.qtyValues && p.params.length)!;
+    const { min, max } = supplier.qtyValues!;
+    const supplierDraft = (quantity: unknown, params = `${supplier.params[0]}:x`) => ({
+      product_id: `p-${supplier.id}`,
+      quantity,
+      params,
+    });
+    const cases: [object, string][] = [
+      [draft({ params: '' }), 'Please fill all required fields.'],
+      [draft({ params: 'Account e-mail:   ' }), 'Please fill all required fields.'],
+      [supplierDraft(min - 1), `Quantity must be between ${min} and ${max}`],
+      [supplierDraft(max + 1), `Quantity must be between ${min} and ${max}`],
+      [supplierDraft(min + 0.5), `Quantity must be between ${min} and ${max}`],
+      [draft({ quantity: 0 }), 'Quantity must be between 1 and 100'],
+      [draft({ quantity: 'two' }), 'Quantity must be a whole number'],
+      [draft({ product_id: 'c-000000000000000000000000' }), 'Product not found'],
+      [draft({ product_id: 'x; drop' }), 'Product not found'],
+    ];
+    for (const [body, error] of cases) {
+      const res = await orders.order(user, body);
+      expect({ status: res.status, body: res.body }).toEqual({
+        status: 400,
+        body: { orderStatus: false, error },
+      });
+    }
+
+    const offline = await orders.createdProduct('1');
+    await orders.catalog
+      .http()
+      .put(`/api/products/${offline}/availability`)
+      .set(bearer(orders.admin))
+      .send({ available: false })
+      .expect(200);
+    const res = await orders.order(user, draft({ product_id: offline })).expect(400);
+    expect(res.body).toEqual({ orderStatus: false, error: 'This product is not available right now.' });
+
+    expect(await orders.storedOrders({ userId: user.id })).toHaveLength(0);
+    expect(await orders.wallet.balance(user)).toBe(100);
+  });
+
+  it('needs a signed-in user, and keeps the lists and figures to their owners and admins', async () => {
+    const user = await orders.customer(5);
+    const other = await orders.customer(0);
+    const { body } = await orders.order(user, draft()).expect(201);
+    await orders.http().post('/api/orders').send(draft()).expect(401);
+    await orders.http().get('/api/orders').set(bearer(user)).expect(403);
+    await orders.http().get('/api/orders/stats').set(bearer(user)).expect(403);
+    await orders.decide(body.orderId as string, 'rejected', undefined, user).expect(403);
+    await orders.http().post('/api/orders/api-sync').set(bearer(user)).expect(403);
+    const theirs = await orders
+      .http()
+      .post('/api/orders/myorders')
+      .set(bearer(other))
+      .send({ userId: user.id })
+      .expect(403);
+    expect(theirs.body.error).toBe('You can only see your own orders.');
+    const mine = await orders.http().post('/api/orders/myorders').set(bearer(other)).send({}).expect(200);
+    expect(mine.body.orders).toEqual([]);
+    const asAdmin = await orders
+      .http()
+      .post('/api/orders/myorders')
+      .set(bearer(orders.admin))
+      .send({ userId: user.id })
+      .expect(200);
+    expect(asAdmin.body.orders).toHaveLength(1);
+    expect(await orders.wallet.balance(user)).toBe(4);
+  });
+});
+
+describe("an admin's decision", () => {
+  let user: TestUser;
+  beforeAll(async () => {
+    user = await orders.customer(20);
+  });
+
+  it('accepts an order with a reply the customer reads in My Orders', async () => {
+    const { body } = await orders.order(user, draft()).expect(201);
+    const res = await orders.decide(body.orderId as string, 'confirmed', 'CODE-1234-ABCD').expect(200);
+    expect(res.body).toMatchObject({ success: true, message: 'Order has been accepted.' });
+    const mine = await orders.http().post('/api/orders/myorders').set(bearer(user)).send({}).expect(200);
+    expect(mine.body.orders.find((o: { id: string }) => o.id === body.orderId)).toMatchObject({
+      status: 'confirmed',
+      replay_api: 'CODE-1234-ABCD',
+    });
+    expect(await movements(body.orderId as string)).toHaveLength(1);
+  });
+
+  it('takes one decision when two admins act at once; a rejection refunds once', async () => {
+    const second = await newUser('admin');
+    const before = await orders.wallet.balance(user);
+    const { body } = await orders.order(user, draft({ quantity: 2 })).expect(201);
+    expect(await orders.wallet.balance(user)).toBe(before - 2);
+    const answers = await Promise.all([
+      ...Array.from({ length: 5 }, () => orders.decide(body.orderId as string, 'rejected')),
+      ...Array.from({ length: 5 }, () => orders.decide(body.orderId as string, 'confirmed', 'x', second)),
+    ]);
+    const statuses = answers.map((r) => r.status).sort();
+    expect(statuses).toEqual([200, 409, 409, 409, 409, 409, 409, 409, 409, 409]);
+    const winner = answers.find((r) => r.status === 200)!;
+    const [stored] = await orders.storedOrders({ _id: new Types.ObjectId(body.orderId as string) });
+    const refunds = (await movements(body.orderId as string)).filter((e) => e.type === 'IN');
+    if (winner.body.message === 'Order has been rejected.') {
+      expect(stored!.status).toBe('rejected');
+      expect(refunds).toHaveLength(1);
+      expect(await orders.wallet.balance(user)).toBe(before);
+    } else {
+      expect(stored!.status).toBe('confirmed');
+      expect(refunds).toHaveLength(0);
+      expect(await orders.wallet.balance(user)).toBe(before - 2);
+    }
+    const late = await orders.decide(body.orderId as string, 'rejected').expect(409);
+    expect(late.body.error).toMatch(/^This order has already been (confirmed|rejected)\.$/);
+  });
+
+  it('rejects an order and the refund shows in the profile', async () => {
+    const before = await orders.wallet.balance(user);
+    const { body } = await orders.order(user, draft()).expect(201);
+    const res = await orders.decide(body.orderId as string, 'rejected').expect(200);
+    expect(res.body).toMatchObject({ success: true, message: 'Order has been rejected.' });
+    expect(await orders.wallet.balance(user)).toBe(before);
+    const profile = await orders.wallet.http().get(`/api/profile/${user.id}`).set(bearer(user)).expect(200);
+    expect(profile.body.transactions[0]).toMatchObject({ type: 'IN', amount: 1 });
+  });
+
+  it('refuses a decision on an unknown order or with a bad action', async () => {
+    await orders.decide(new Types.ObjectId().toString(), 'confirmed').expect(404);
+    const bad = await orders
+      .http()
+      .post('/api/orders/action')
+      .set(bearer(orders.admin))
+      .send({ orderId: new Types.ObjectId().toString(), action: 'maybe' })
+      .expect(400);
+    expect(bad.body.error).toBe("The action must be 'confirmed' or 'rejected'.");
+  });
+
+  it("counts all orders and the waiting ones for the admin's home", async () => {
+    const { body } = await orders.http().get('/api/orders/stats').set(bearer(orders.admin)).expect(200);
+    const stored = (await orders.storedOrders({ paid: true })).filter((o) => o.paid);
+    expect(body).toEqual({
+      totalOrders: stored.length,
+      waitingOrders: stored.filter((o) => o.status === 'waiting').length,
+    });
+    expect(body.totalOrders).toBeGreaterThan(100);
+  });
+});

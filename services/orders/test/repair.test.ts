@@ -1,0 +1,126 @@
+import { Types } from 'mongoose';
+import { eventually } from '@raseed/kit/testing';
+import { startTestOrders, toMicros, type TestOrders, type TestUser } from './support';
+
+let orders: TestOrders;
+let user: TestUser;
+let giftCard: string;
+beforeAll(async () => {
+  orders = await startTestOrders({ ORDER_REPAIR_AFTER_SECONDS: '1' });
+  user = await orders.customer(50);
+  giftCard = await orders.createdProduct('2');
+});
+afterAll(() => orders.stop());
+
+const longAgo = () => new Date(Date.now() - 60_000);
+
+/** An order as placement records it before the wallet is asked, left where a crash cut it off. */
+async function cutOffOrder(extra: Record<string, unknown> = {}): Promise<string> {
+  const id = new Types.ObjectId();
+  await orders.db.collection('orders').insertOne({
+    _id: id,
+    userId: user.id,
+    username: user.username,
+    productId: giftCard,
+    productName: 'Gift card',
+    kind: 'created',
+    supplierId: null,
+    quantity: 1,
+    unitPrice: toMicros(2),
+    total: toMicros(2),
+    params: 'Account e-mail:a@b.c',
+    fields: { 'Account e-mail': 'a@b.c' },
+    status: 'waiting',
+    paid: false,
+    failed: null,
+    replay: null,
+    externalId: null,
+    reason: null,
+    createdAt: longAgo(),
+    decidedAt: null,
+    outbox: [],
+    ...extra,
+  });
+  return id.toString();
+}
+
+const debit = (orderId: string, dollars = 2) =>
+  orders.wallet
+    .internal(`/internal/orders/${orderId}/debit`, {
+      userId: user.id,
+      amount: toMicros(dollars),
+      productName: 'Gift card',
+    })
+    .expect(200);
+const stored = async (id: string) =>
+  (await orders.storedOrders({ _id: new Types.ObjectId(id) }))[0] as Record<string, unknown>;
+const refunds = async (id: string) =>
+  orders.wallet.db.collection('entries').countDocuments({ key: `order:${id}:refund` });
+
+describe('repairing what a crash cut off, at start-up', () => {
+  it('finishes or undoes every cut-off placement and decision, once', async () => {
+    // Debited by the wallet, but the crash came before the order was marked paid.
+    const debited = await cutOffOrder();
+    await debit(debited);
+    // Recorded, but the crash came before the wallet was asked.
+    const unasked = await cutOffOrder();
+    // Paid and shown, then rejected by an admin; the crash came before the refund.
+    const rejected = await cutOffOrder({ paid: true });
+    await debit(rejected);
+    await orders.db.collection('order_decisions').insertOne({
+      _id: rejected as unknown as Types.ObjectId,
+      action: 'rejected',
+      replay: null,
+      reason: 'Rejected by an admin',
+      by: orders.admin.id,
+      at: longAgo(),
+      applied: false,
+    });
+    // A paid supplier order whose placement job was lost with the crash.
+    const p = orders.sim.products.find((x) => x.available && x.params.length === 1 && !x.qtyValues)!;
+    orders.sim.setScenario(p.id, 'complete');
+    const lost = await cutOffOrder({
+      paid: true,
+      kind: 'supplier',
+      productId: `p-${p.id}`,
+      supplierId: String(p.id),
+      params: `${p.params[0]}:player-9`,
+      fields: { [p.params[0]!]: 'player-9' },
+    });
+    await debit(lost);
+    const balance = await orders.wallet.balance(user);
+    expect(balance).toBe(44);
+
+    await orders.restart();
+
+    expect(await stored(debited)).toMatchObject({ paid: true, status: 'waiting' });
+    expect(await stored(unasked)).toMatchObject({
+      paid: false,
+      failed: { status: 503, error: 'The order could not be completed. Please try again.' },
+    });
+    expect(await stored(rejected)).toMatchObject({ status: 'rejected', reason: 'Rejected by an admin' });
+    expect(await refunds(rejected)).toBe(1);
+    const placed = await eventually(async () => {
+      const order = await stored(lost);
+      return order.status === 'confirmed' ? order : undefined;
+    });
+    expect(placed.replay).toBe('Delivered to player-9');
+    expect(orders.sim.placed.filter((o) => o.uuid === lost)).toHaveLength(1);
+    expect(await orders.wallet.balance(user)).toBe(46);
+
+    // Shown orders are the paid ones: the one the wallet never took stays hidden.
+    const mine = await orders
+      .http()
+      .post('/api/orders/myorders')
+      .set({ Authorization: `Bearer ${user.token}` });
+    expect(mine.body.orders.map((o: { id: string }) => o.id).sort()).toEqual(
+      [debited, rejected, lost].sort(),
+    );
+
+    // A second start finds nothing left to do: no second refund, no second supplier order.
+    await orders.restart();
+    expect(await refunds(rejected)).toBe(1);
+    expect(orders.sim.placed.filter((o) => o.uuid === lost)).toHaveLength(1);
+    expect(await orders.wallet.balance(user)).toBe(46);
+  });
+});

@@ -1,0 +1,114 @@
+import { toMicros } from '@raseed/kit';
+import { dropDatabase, eventually, openDatabase, testEnv } from '@raseed/kit/testing';
+import supertest from 'supertest';
+import { IMAGE, startTestCatalog, type TestCatalog } from '../../catalog/test/support';
+import {
+  bearer,
+  confirm,
+  newUser,
+  newUsers,
+  startTestWallet,
+  type TestUser,
+  type TestWallet,
+} from '../../wallet/test/support';
+import { loadOrdersConfig } from '../src/config';
+import { startOrders } from '../src/service';
+
+export { bearer, confirm, newUser, newUsers, type TestUser };
+
+/**
+ * Orders with the services it calls while a customer waits: the wallet, and catalog synced
+ * from a supplier simulator that orders also places supplier orders with. Each on its own
+ * database and topics, against the real infrastructure.
+ */
+export async function startTestOrders(extra: Record<string, string> = {}) {
+  const wallet: TestWallet = await startTestWallet();
+  const catalog: TestCatalog = await startTestCatalog();
+  const config = loadOrdersConfig(
+    testEnv('orders', {
+      WALLET_URL: wallet.service.url,
+      CATALOG_URL: catalog.service.url,
+      SUPPLIER_URL: catalog.sim.url,
+      SUPPLIER_TIMEOUT_MS: '1000',
+      ORDER_PLACEMENT_BACKOFF_MS: '100',
+      ORDER_SYNC_SECONDS: '3600',
+      ...extra,
+    }),
+  );
+  let service = await startOrders(config);
+  const db = await openDatabase(config.MONGO_DB);
+  const http = () => supertest(service.url);
+  const admin = await newUser('admin');
+  expect((await catalog.sync(`Bearer ${admin.token}`)).status).toBe(200);
+
+  return {
+    config,
+    get service() {
+      return service;
+    },
+    /** Stops the service and starts a new one on the same data, as after a crash. */
+    async restart(): Promise<void> {
+      await service.stop();
+      service = await startOrders(config);
+    },
+    wallet,
+    catalog,
+    sim: catalog.sim.control,
+    db,
+    http,
+    admin,
+    /** A customer whose wallet holds `dollars`. */
+    async customer(dollars = 0): Promise<TestUser> {
+      const user = await newUser();
+      if (dollars > 0) await this.topUp(user, dollars);
+      else await eventually(async () => ((await wallet.entries(user.id)).length ? true : undefined));
+      return user;
+    },
+    /** Credits the user's wallet as a confirmed payment does, and waits until the balance shows it. */
+    async topUp(user: TestUser, dollars: number): Promise<void> {
+      const before = await wallet.balance(user);
+      await confirm(user, dollars);
+      await eventually(async () => ((await wallet.balance(user)) === before + dollars ? true : undefined), {
+        what: `a balance of ${before + dollars}`,
+      });
+    },
+    /** Places an order as the browser does. */
+    order(user: TestUser, body: object, key?: string) {
+      const req = http().post('/api/orders').set(bearer(user)).send(body);
+      return key ? req.set('Idempotency-Key', key) : req;
+    },
+    /** An admin's decision on an order. */
+    decide(orderId: string, action: 'confirmed' | 'rejected', replay?: string, by = admin) {
+      return http().post('/api/orders/action').set(bearer(by)).send({ orderId, action, replay });
+    },
+    /** A created ('c-') product at `dollars`, made by an admin through catalog; answers its id. */
+    async createdProduct(dollars: string, params = 'Account e-mail'): Promise<string> {
+      const res = await catalog
+        .http()
+        .post('/api/create/product')
+        .set(bearer(admin))
+        .field('productName', `Gift card ${Math.random().toString(36).slice(2, 8)}`)
+        .field('price', dollars)
+        .field('params', params)
+        .field('category_name', 'Steam')
+        .attach('image', IMAGE)
+        .expect(201);
+      return res.body.product.id as string;
+    },
+    storedOrders(filter: object = {}) {
+      return db.collection('orders').find(filter).toArray();
+    },
+    async stop() {
+      await service.stop();
+      await db.close();
+      await dropDatabase(config.MONGO_DB);
+      await catalog.stop();
+      await wallet.stop();
+    },
+  };
+}
+
+export type TestOrders = Awaited<ReturnType<typeof startTestOrders>>;
+
+export const dollars = (micros: number) => micros / 1_000_000;
+export { toMicros };
