@@ -28,6 +28,7 @@ import { loadPaymentsConfig } from '../../services/payments/src/config';
 import { startPayments } from '../../services/payments/src/service';
 import { RECEIPT } from '../../services/payments/test/support';
 import { loadWalletConfig } from '../../services/wallet/src/config';
+import { runReconcile } from '../../services/wallet/src/reconcile';
 import { startWallet } from '../../services/wallet/src/service';
 
 const CONCURRENCY = 16;
@@ -143,16 +144,51 @@ async function catalogFigures() {
   }
 }
 
+/** Runs `task` with `concurrency` callers for `ms`; answers how many ran and their latencies. */
+async function runFor(ms: number, concurrency: number, task: (i: number) => Promise<unknown>) {
+  const latencies: number[] = [];
+  let next = 0;
+  const started = performance.now();
+  const end = started + ms;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (performance.now() < end) {
+        const at = performance.now();
+        await task(next++);
+        latencies.push(performance.now() - at);
+      }
+    }),
+  );
+  latencies.sort((a, b) => a - b);
+  return { perSecond: latencies.length / ((performance.now() - started) / 1000), latencies };
+}
+
+const ORDER_USERS = 50;
+const ORDER_SECONDS = 30;
+const SYNCED_ORDERS = 5000;
+
 /**
- * Orders placed per second (each: the product priced by catalog, the key and the order
- * inserted, the wallet's debit, the order marked paid with its event), next to the bare debits.
+ * Orders placed per second by 50 customers for 30 s (each: the product priced by catalog,
+ * the order inserted, the wallet's debit, the order marked paid with its event), next to
+ * the same writes made directly on the store; then the wallet's reconcile, and the status
+ * sync of 5,000 waiting supplier orders.
  */
-async function orderFigures(walletUrl: string, customers: { auth: object }[], debitRate: number) {
+async function orderFigures(
+  wallet: { url: string; config: ReturnType<typeof loadWalletConfig> },
+  paymentsUrl: string,
+  customers: { auth: object }[],
+  scratch: Awaited<ReturnType<typeof openDatabase>>,
+) {
   const sim = await startSupplierSim();
   const catalogConfig = loadCatalogConfig(testEnv('catalog', { SUPPLIER_URL: sim.url }));
   const catalog = await startCatalog(catalogConfig);
   const ordersConfig = loadOrdersConfig(
-    testEnv('orders', { WALLET_URL: walletUrl, CATALOG_URL: catalog.url, SUPPLIER_URL: sim.url }),
+    testEnv('orders', {
+      WALLET_URL: wallet.url,
+      CATALOG_URL: catalog.url,
+      SUPPLIER_URL: sim.url,
+      ORDER_SYNC_SECONDS: '3600',
+    }),
   );
   const orders = await startOrders(ordersConfig);
   const admin = user('admin', catalogConfig.JWT_SECRET);
@@ -171,31 +207,90 @@ async function orderFigures(walletUrl: string, customers: { auth: object }[], de
       quantity: 1,
       params: 'Account e-mail:a@b.c',
     };
-    const latencies: number[] = [];
-    const place = (i: number) => {
-      const started = performance.now();
-      return supertest(orders.url)
+    const place = (i: number) =>
+      supertest(orders.url)
         .post('/api/orders')
-        .set(customers[i % 100]!.auth as Record<string, string>)
+        .set(customers[i % ORDER_USERS]!.auth as Record<string, string>)
         .send(draft)
         .then((res) => {
           if (res.status !== 201)
             throw new Error(`an order answered ${res.status}: ${JSON.stringify(res.body)}`);
-          latencies.push(performance.now() - started);
         });
-    };
     await rate(50, CONCURRENCY, place);
-    latencies.length = 0;
-    const perSecond = await rate(500, CONCURRENCY, place);
-    latencies.sort((a, b) => a - b);
-    console.log('\nOrders (a created product, 100 customers)');
+    process.stderr.write(`  placing orders for ${ORDER_SECONDS} s…\n`);
+    const placed = await runFor(ORDER_SECONDS * 1000, ORDER_USERS, place);
+
+    // The same writes straight on the store: the order, a ledger entry, the order marked paid.
+    const rawOrders = scratch.collection('orders');
+    const rawEntries = scratch.collection('entries');
+    await rawEntries.createIndex({ account: 1, seq: 1 }, { unique: true });
+    const raw = await runFor(10_000, ORDER_USERS, async (i) => {
+      const { insertedId } = await rawOrders.insertOne({ user: i % ORDER_USERS, total: 10_000, paid: false });
+      await rawEntries.insertOne({
+        account: `a${i % ORDER_USERS}`,
+        seq: i,
+        key: `order:${String(insertedId)}`,
+      });
+      await rawOrders.updateOne({ _id: insertedId }, { $set: { paid: true } });
+    });
+    console.log(`\nOrders (a created product, ${ORDER_USERS} customers at once for ${ORDER_SECONDS} s)`);
     line(
-      'orders placed (500)',
-      `${perSecond.toFixed(0)} /s, p50 ${percentile(latencies, 50).toFixed(0)} ms, p99 ${percentile(latencies, 99).toFixed(0)} ms`,
+      `orders placed (${placed.latencies.length})`,
+      `${placed.perSecond.toFixed(0)} /s, p50 ${percentile(placed.latencies, 50).toFixed(0)} ms, p99 ${percentile(placed.latencies, 99).toFixed(0)} ms`,
     );
     line(
-      'ratio',
-      `${((perSecond / debitRate) * 100).toFixed(1)}% of the bare wallet debits across 100 accounts`,
+      'the same writes straight on the store (order, entry, paid)',
+      `${raw.perSecond.toFixed(0)} /s  (orders reach ${((placed.perSecond / raw.perSecond) * 100).toFixed(1)}% of it)`,
+    );
+    const code = await runReconcile({ ...wallet.config, PAYMENTS_URL: paymentsUrl });
+    line('wallet reconcile after the orders', code === 0 ? 'clean' : 'MISMATCHES (see above)');
+
+    // Status sync: 5,000 waiting orders the supplier took, all completed there.
+    const product = sim.control.products.find((p) => p.available && !p.qtyValues && p.params.length === 1)!;
+    const now = new Date();
+    const waiting = Array.from({ length: SYNCED_ORDERS }, () => {
+      const _id = new Types.ObjectId();
+      const at = sim.control.place(
+        { productId: String(product.id), uuid: _id.toString(), fields: { [product.params[0]!]: 'p' } },
+        { kind: 'complete' },
+      );
+      return {
+        _id,
+        userId: new Types.ObjectId().toString(),
+        username: 'bench',
+        productId: `p-${product.id}`,
+        productName: product.name,
+        kind: 'supplier',
+        supplierId: String(product.id),
+        quantity: 1,
+        unitPrice: product.priceMicros,
+        total: product.priceMicros,
+        params: `${product.params[0]}:p`,
+        fields: { [product.params[0]!]: 'p' },
+        status: 'waiting',
+        paid: true,
+        failed: null,
+        replay: null,
+        externalId: at.orderId,
+        reason: null,
+        createdAt: now,
+        decidedAt: null,
+        outbox: [],
+      };
+    });
+    const ordersDb = await openDatabase(ordersConfig.MONGO_DB);
+    await ordersDb.collection('orders').insertMany(waiting);
+    await ordersDb.close();
+    process.stderr.write(`  syncing the status of ${SYNCED_ORDERS} waiting orders…\n`);
+    const started = performance.now();
+    const synced = await supertest(orders.url).post('/api/orders/api-sync').set(admin.auth);
+    const seconds = (performance.now() - started) / 1000;
+    if (synced.status !== 200 || synced.body.confirmed !== SYNCED_ORDERS) {
+      throw new Error(`the status sync answered ${synced.status}: ${JSON.stringify(synced.body)}`);
+    }
+    line(
+      `status sync of ${SYNCED_ORDERS} waiting supplier orders (all completed)`,
+      `${seconds.toFixed(1)} s (${(SYNCED_ORDERS / seconds).toFixed(0)} orders /s)`,
     );
   } finally {
     await orders.stop();
@@ -292,7 +387,7 @@ async function main() {
       'debits across 100 accounts (1000)',
       `${hundredRate.toFixed(0)} /s  (${((hundredRate / rawRate) * 100).toFixed(1)}% of raw inserts)`,
     );
-    await orderFigures(wallet.url, customers, hundredRate);
+    await orderFigures({ url: wallet.url, config: walletConfig }, payments.url, customers, scratch);
   } finally {
     await payments.stop();
     await wallet.stop();

@@ -25,3 +25,22 @@ export function modelOf<T>(conn: Connection, name: string, schema: Schema, colle
     (conn.model(name, schema, collection) as unknown as Model<T>)
   );
 }
+
+/**
+ * Inserts a record under its unique `_id`, or answers the record inserted first (ARCHITECTURE
+ * rule 9): what must happen once is decided by this insert, never by an update.
+ */
+export async function insertOnce<T extends { _id: unknown }>(
+  model: Model<T>,
+  record: T,
+): Promise<{ first: true; record: T } | { first: false; record: T }> {
+  try {
+    await model.create(record);
+    return { first: true, record };
+  } catch (err) {
+    if (!isDuplicateKey(err)) throw err;
+    const earlier = await model.findById(record._id).lean<T>();
+    if (!earlier) throw err;
+    return { first: false, record: earlier as T };
+  }
+}

@@ -1,5 +1,7 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { Kafka, logLevel } from 'kafkajs';
 import pRetry from 'p-retry';
@@ -178,4 +180,48 @@ export const uniqueName = (prefix: string) => `${prefix}${randomUUID().replace(/
 /** Runs infra/infra.sh, for tests that stop and start a shared server. */
 export function infra(...args: string[]): void {
   execFileSync('bash', [path.resolve(__dirname, '../../../infra/infra.sh'), ...args], { stdio: 'inherit' });
+}
+
+const ROOT = path.resolve(__dirname, '../../..');
+
+/**
+ * Starts a service as its own process (main: its main.ts, from the repository root), so a
+ * test can kill it without warning; answers once it is ready on `port`. Node runs it itself
+ * with tsx as a loader: the tsx command would run it in a child of its own, which a SIGKILL
+ * of the command would leave running.
+ */
+export async function spawnService(
+  main: string,
+  env: NodeJS.ProcessEnv,
+  port: number,
+): Promise<ChildProcess> {
+  const url = `http://127.0.0.1:${port}`;
+  const taken = await fetch(`${url}/healthz`).then(
+    () => true,
+    () => false,
+  );
+  if (taken) throw new Error(`something already listens on ${url}: this test needs the port to itself`);
+  // Its warnings and errors go to a file, named in any failure, to show why it did not come up.
+  const logFile = path.join(
+    os.tmpdir(),
+    `raseed-${path.basename(path.dirname(path.dirname(main)))}-${port}.log`,
+  );
+  const log = fs.openSync(logFile, 'a');
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, main)], {
+    cwd: ROOT,
+    env: { ...process.env, ...env, PORT: String(port), LOG_LEVEL: 'warn' },
+    stdio: ['ignore', log, log],
+  });
+  fs.closeSync(log);
+  await eventually(
+    () =>
+      fetch(`${url}/readyz`).then(
+        (r) => (r.ok ? true : undefined),
+        () => undefined,
+      ),
+    { timeoutMs: 60_000, what: `${main} to start (its log: ${logFile})` },
+  );
+  // Ready means this process answered, not another one left on the port.
+  if (child.exitCode !== null) throw new Error(`${main} exited with ${child.exitCode} (its log: ${logFile})`);
+  return child;
 }

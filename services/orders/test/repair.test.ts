@@ -96,7 +96,7 @@ describe('repairing what a crash cut off, at start-up', () => {
     expect(await stored(debited)).toMatchObject({ paid: true, status: 'waiting' });
     expect(await stored(unasked)).toMatchObject({
       paid: false,
-      failed: { status: 503, error: 'The order could not be completed. Please try again.' },
+      failed: { status: 409, error: 'The order could not be completed. Please try again.' },
     });
     expect(await stored(rejected)).toMatchObject({ status: 'rejected', reason: 'Rejected by an admin' });
     expect(await refunds(rejected)).toBe(1);

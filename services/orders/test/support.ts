@@ -2,11 +2,13 @@ import { toMicros } from '@raseed/kit';
 import { dropDatabase, eventually, openDatabase, testEnv } from '@raseed/kit/testing';
 import supertest from 'supertest';
 import { IMAGE, startTestCatalog, type TestCatalog } from '../../catalog/test/support';
+import type { ConfirmedPayment } from '../../wallet/src/domain/reconcile';
 import {
   bearer,
   confirm,
   newUser,
   newUsers,
+  reconcileWallet,
   startTestWallet,
   type TestUser,
   type TestWallet,
@@ -21,34 +23,38 @@ export { bearer, confirm, newUser, newUsers, type TestUser };
  * from a supplier simulator that orders also places supplier orders with. Each on its own
  * database and topics, against the real infrastructure.
  */
-export async function startTestOrders(extra: Record<string, string> = {}) {
+export async function startTestOrders(
+  extra: Record<string, string> = {},
+  /** A test that runs orders as a process of its own (to kill it) starts it from `env` itself. */
+  options: { ownProcess?: boolean } = {},
+) {
   const wallet: TestWallet = await startTestWallet();
   const catalog: TestCatalog = await startTestCatalog();
-  const config = loadOrdersConfig(
-    testEnv('orders', {
-      WALLET_URL: wallet.service.url,
-      CATALOG_URL: catalog.service.url,
-      SUPPLIER_URL: catalog.sim.url,
-      SUPPLIER_TIMEOUT_MS: '1000',
-      ORDER_PLACEMENT_BACKOFF_MS: '100',
-      ORDER_SYNC_SECONDS: '3600',
-      ...extra,
-    }),
-  );
-  let service = await startOrders(config);
+  const env = testEnv('orders', {
+    WALLET_URL: wallet.service.url,
+    CATALOG_URL: catalog.service.url,
+    SUPPLIER_URL: catalog.sim.url,
+    // Long enough that a loaded machine never times out a call the test means to succeed.
+    SUPPLIER_TIMEOUT_MS: '3000',
+    ORDER_PLACEMENT_BACKOFF_MS: '100',
+    ORDER_SYNC_SECONDS: '3600',
+    ...extra,
+  });
+  const config = loadOrdersConfig(env);
+  let service = options.ownProcess ? null : await startOrders(config);
   const db = await openDatabase(config.MONGO_DB);
-  const http = () => supertest(service.url);
+  const http = () => supertest(service?.url ?? `http://127.0.0.1:${config.PORT}`);
   const admin = await newUser('admin');
+  /** Every top-up confirmed for this file's customers, for the wallet's reconcile. */
+  const confirmed: ConfirmedPayment[] = [];
   expect((await catalog.sync(`Bearer ${admin.token}`)).status).toBe(200);
 
   return {
     config,
-    get service() {
-      return service;
-    },
+    env,
     /** Stops the service and starts a new one on the same data, as after a crash. */
     async restart(): Promise<void> {
-      await service.stop();
+      await service?.stop();
       service = await startOrders(config);
     },
     wallet,
@@ -67,7 +73,7 @@ export async function startTestOrders(extra: Record<string, string> = {}) {
     /** Credits the user's wallet as a confirmed payment does, and waits until the balance shows it. */
     async topUp(user: TestUser, dollars: number): Promise<void> {
       const before = await wallet.balance(user);
-      await confirm(user, dollars);
+      confirmed.push((await confirm(user, dollars)).payment);
       await eventually(async () => ((await wallet.balance(user)) === before + dollars ? true : undefined), {
         what: `a balance of ${before + dollars}`,
       });
@@ -95,11 +101,13 @@ export async function startTestOrders(extra: Record<string, string> = {}) {
         .expect(201);
       return res.body.product.id as string;
     },
+    /** The wallet's reconcile over every account, against the top-ups confirmed here. */
+    reconcile: () => reconcileWallet(wallet, confirmed),
     storedOrders(filter: object = {}) {
       return db.collection('orders').find(filter).toArray();
     },
     async stop() {
-      await service.stop();
+      await service?.stop();
       await db.close();
       await dropDatabase(config.MONGO_DB);
       await catalog.stop();

@@ -1,51 +1,27 @@
 import { toMicros } from '@raseed/kit';
-import { dropDatabase, eventually, openDatabase, publishEvents, testEnv } from '@raseed/kit/testing';
-import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
+import {
+  dropDatabase,
+  eventually,
+  openDatabase,
+  publishEvents,
+  spawnService,
+  testEnv,
+} from '@raseed/kit/testing';
+import type { ChildProcess } from 'node:child_process';
 import { Types } from 'mongoose';
 import { loadWalletConfig } from '../src/config';
 import type { ConfirmedPayment } from '../src/domain/reconcile';
 import { newUsers, type TestUser } from './support';
 import { checkChain } from '../src/domain/reconcile';
 
-const ROOT = path.resolve(__dirname, '../../..');
 const PORT = 4702;
 const env = testEnv('wallet', { PORT: String(PORT) });
 const config = loadWalletConfig(env);
 const url = `http://127.0.0.1:${PORT}`;
 let wallet: ChildProcess | undefined;
 
-/**
- * The wallet as its own process, so it can be killed without warning. Node runs it itself
- * with tsx as a loader: the tsx command would run it in a child of its own, which a
- * SIGKILL of the command would leave running.
- */
 async function startProcess(): Promise<void> {
-  const taken = await fetch(`${url}/healthz`).then(
-    () => true,
-    () => false,
-  );
-  if (taken) throw new Error(`something already listens on ${url}: this test needs the port to itself`);
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'services/wallet/src/main.ts')], {
-    cwd: ROOT,
-    env: { ...process.env, ...env },
-    stdio: 'ignore',
-  });
-  wallet = child;
-
-  await eventually(
-    () =>
-      fetch(`${url}/readyz`).then(
-        (r) => (r.ok ? true : undefined),
-        () => undefined,
-      ),
-    {
-      timeoutMs: 60_000,
-      what: 'the wallet process to start',
-    },
-  );
-  // Ready means this process answered, not another one left on the port.
-  if (child.exitCode !== null) throw new Error(`the wallet process exited with ${child.exitCode}`);
+  wallet = await spawnService('services/wallet/src/main.ts', env, PORT);
 }
 
 afterAll(async () => {

@@ -1,4 +1,4 @@
-import { isDuplicateKey, modelOf, outboxPlugin, withEvents, type DocumentLocks } from '@raseed/kit';
+import { insertOnce, modelOf, outboxPlugin, withEvents, type DocumentLocks } from '@raseed/kit';
 import { Schema, Types, type Connection, type FilterQuery } from 'mongoose';
 import { orderConfirmed, orderPlaced, orderRejected } from '../events/published';
 
@@ -66,12 +66,6 @@ orderSchema.index({ userId: 1 });
 orderSchema.index({ status: 1 });
 orderSchema.index({ paid: 1 });
 
-/** A customer's Idempotency-Key names one order, whoever asks first (rule 9). */
-const requestSchema = new Schema(
-  { _id: String, orderId: { type: String, required: true }, at: { type: Date, required: true } },
-  { versionKey: false },
-);
-
 /**
  * A decision taken once (rule 9): the insert of a record keyed by the order id. The order's
  * status merely follows it; `applied` lets the repair finish one whose effects were cut off.
@@ -109,12 +103,6 @@ export interface Decision {
 export function orderModels(conn: Connection) {
   return {
     Order: modelOf<Order>(conn, 'Order', orderSchema, 'orders'),
-    Request: modelOf<{ _id: string; orderId: string; at: Date }>(
-      conn,
-      'Request',
-      requestSchema,
-      'order_requests',
-    ),
     Decision: modelOf<Decision>(conn, 'Decision', decisionSchema, 'order_decisions'),
     Placement: modelOf<{ _id: string; at: Date }>(conn, 'Placement', placementSchema, 'order_placements'),
   };
@@ -136,22 +124,13 @@ export class OrderStore {
     return Types.ObjectId.isValid(id) ? this.models.Order.findById(id).lean<Order>() : Promise.resolve(null);
   }
 
-  /** The order id an Idempotency-Key stands for: a new one for the first request, else the first's. */
-  async claimKey(key: string, orderId: string): Promise<{ orderId: string; first: boolean }> {
-    try {
-      await this.models.Request.create({ _id: key, orderId, at: new Date() });
-      return { orderId, first: true };
-    } catch (err) {
-      if (!isDuplicateKey(err)) throw err;
-      const earlier = await this.models.Request.findById(key).lean();
-      if (!earlier) throw err;
-      return { orderId: earlier.orderId, first: false };
-    }
-  }
-
-  /** Records the order before any money moves, unpaid (not shown) until the wallet's debit is known. */
-  async open(id: string, input: NewOrder): Promise<Order> {
-    const order: Order = {
+  /**
+   * Records the order before any money moves, unpaid (not shown) until the wallet's debit is
+   * known. Inserted under its id, so an id already taken (a repeated Idempotency-Key) answers
+   * the order recorded first instead.
+   */
+  async open(id: string, input: NewOrder): Promise<{ first: boolean; order: Order }> {
+    const { first, record } = await insertOnce(this.models.Order, {
       ...input,
       _id: new Types.ObjectId(id),
       status: 'waiting',
@@ -162,9 +141,8 @@ export class OrderStore {
       reason: null,
       createdAt: new Date(),
       decidedAt: null,
-    };
-    await this.models.Order.create(order);
-    return order;
+    });
+    return { first, order: record };
   }
 
   /** The wallet took the money: the order is shown and announced. */
@@ -193,13 +171,7 @@ export class OrderStore {
 
   /** Records that the supplier is about to be asked to place the order; false when it was asked before. */
   async recordPlacement(orderId: string): Promise<boolean> {
-    try {
-      await this.models.Placement.create({ _id: orderId, at: new Date() });
-      return true;
-    } catch (err) {
-      if (isDuplicateKey(err)) return false;
-      throw err;
-    }
+    return (await insertOnce(this.models.Placement, { _id: orderId, at: new Date() })).first;
   }
 
   /** Paid supplier orders not yet taken by the supplier, placed more than `olderThanMs` ago. */
@@ -221,16 +193,13 @@ export class OrderStore {
     orderId: string,
     decision: Omit<Decision, '_id' | 'at' | 'applied'>,
   ): Promise<{ decided: true; decision: Decision } | { decided: false; earlier: Decision }> {
-    const record: Decision = { _id: orderId, ...decision, at: new Date(), applied: false };
-    try {
-      await this.models.Decision.create(record);
-      return { decided: true, decision: record };
-    } catch (err) {
-      if (!isDuplicateKey(err)) throw err;
-      const earlier = await this.models.Decision.findById(orderId).lean<Decision>();
-      if (!earlier) throw err;
-      return { decided: false, earlier };
-    }
+    const { first, record } = await insertOnce(this.models.Decision, {
+      _id: orderId,
+      ...decision,
+      at: new Date(),
+      applied: false,
+    });
+    return first ? { decided: true, decision: record } : { decided: false, earlier: record };
   }
 
   /** Moves the order's status to follow its decision, with its event; safe to repeat. */

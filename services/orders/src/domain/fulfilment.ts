@@ -6,6 +6,8 @@ export interface FulfilmentDeps extends OrderDeps {
   supplier: SupplierClient;
 }
 
+const SETTLE_AT_ONCE = 8;
+
 export interface SyncResult {
   checked: number;
   confirmed: number;
@@ -88,12 +90,18 @@ export async function syncStatuses(deps: FulfilmentDeps): Promise<SyncResult> {
   const result: SyncResult = { checked: waiting.length, confirmed: 0, rejected: 0 };
   if (!waiting.length) return result;
   const byExternalId = new Map(waiting.map((o) => [o.externalId!, o]));
-  for (const answer of await deps.supplier.orders([...byExternalId.keys()])) {
-    const order = byExternalId.get(answer.orderId);
-    if (!order || answer.status === 'wait') continue;
-    await settle(deps, order, answer);
-    if (answer.status === 'OK') result.confirmed++;
-    else result.rejected++;
+  const settled = (await deps.supplier.orders([...byExternalId.keys()])).filter(
+    (answer) => answer.status !== 'wait' && byExternalId.has(answer.orderId),
+  );
+  // Orders are independent of each other: a few are applied at once.
+  for (let i = 0; i < settled.length; i += SETTLE_AT_ONCE) {
+    await Promise.all(
+      settled.slice(i, i + SETTLE_AT_ONCE).map(async (answer) => {
+        await settle(deps, byExternalId.get(answer.orderId)!, answer);
+        if (answer.status === 'OK') result.confirmed++;
+        else result.rejected++;
+      }),
+    );
   }
   return result;
 }

@@ -9,6 +9,7 @@ import {
   type SessionUser,
 } from '@raseed/kit';
 import { Types } from 'mongoose';
+import { createHash } from 'node:crypto';
 import type { Decision, Order, OrderStore } from '../data/orders';
 import { joinParams, MAX_QUANTITY, paramValues, texts } from './rules';
 
@@ -81,6 +82,13 @@ async function price(deps: OrderDeps, user: SessionUser, draft: Draft) {
 }
 
 /**
+ * The order id a customer's Idempotency-Key stands for: the same key from the same customer
+ * always names the same order, so inserting the order is what claims the key (rule 9).
+ */
+export const keyedOrderId = (userId: string, key: string) =>
+  createHash('sha256').update(`${userId}:${key}`).digest('hex').slice(0, 24);
+
+/**
  * Places an order: priced on the server, recorded unpaid, debited by the wallet under the
  * order's id, then shown and announced. With an Idempotency-Key a repeat answers the first
  * request's outcome and places nothing.
@@ -94,13 +102,19 @@ export async function placeOrder(
   const { orders } = deps;
   // Checked first: a draft that fails its checks records nothing, and its key stays free.
   const priced = await price(deps, user, draft);
-  let orderId = new Types.ObjectId().toString();
-  if (key) {
-    const claim = await orders.claimKey(`${user.id}:${key}`, orderId);
-    if (!claim.first) return answerFor(deps, claim.orderId);
-    orderId = claim.orderId;
-  }
-  const order = await orders.open(orderId, priced);
+  const opened = await orders.open(
+    key ? keyedOrderId(user.id, key) : new Types.ObjectId().toString(),
+    priced,
+  );
+  return opened.first ? pay(deps, opened.order) : answerFor(deps, opened.order);
+}
+
+/**
+ * Has the wallet debit the order under its id (idempotent: a repeat answers the first
+ * debit), then shows and announces it, and hands a supplier order to its placement job.
+ */
+async function pay(deps: OrderDeps, order: Order): Promise<Placed> {
+  const orderId = order._id.toString();
   let balance: number;
   try {
     ({ balance } = await deps.wallet.post<{ balance: number }>(`/internal/orders/${orderId}/debit`, {
@@ -110,13 +124,13 @@ export async function placeOrder(
     }));
   } catch (err) {
     if (err instanceof HttpError && err.status < 500) {
-      await orders.markFailed(order, { status: err.status, error: err.message });
+      await deps.orders.markFailed(order, { status: err.status, error: err.message });
       return fail(err.status, err.message);
     }
-    // Unknown whether the debit happened: the repair finishes or undoes this order.
+    // Unknown whether the debit happened: a retry with the same key, or the repair, finishes it.
     throw err;
   }
-  const paid = await orders.markPaid(order);
+  const paid = order.paid ? order : await deps.orders.markPaid(order);
   deps.published();
   if (paid.kind === 'supplier') await deps.fulfil(paid);
   return {
@@ -125,16 +139,17 @@ export async function placeOrder(
   };
 }
 
-/** The first request's outcome for a repeated Idempotency-Key. */
-async function answerFor(deps: OrderDeps, orderId: string): Promise<Placed> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const order = await deps.orders.findById(orderId);
-    if (order?.paid) return { status: 201, body: { orderStatus: true, message: texts.placed, orderId } };
-    if (order?.failed) return fail(order.failed.status, order.failed.error);
-    if (Date.now() > deadline) throw conflict(texts.inProgress, { orderStatus: false });
-    await new Promise((r) => setTimeout(r, 100));
+/**
+ * The outcome of the order a repeated Idempotency-Key names: the first answer when it is
+ * known; otherwise (the first request is still on its way, or was cut off) the payment
+ * step again, which the wallet's idempotent debit makes safe.
+ */
+async function answerFor(deps: OrderDeps, order: Order): Promise<Placed> {
+  if (order.failed) return fail(order.failed.status, order.failed.error);
+  if (order.paid) {
+    return { status: 201, body: { orderStatus: true, message: texts.placed, orderId: order._id.toString() } };
   }
+  return pay(deps, order);
 }
 
 /**
@@ -198,10 +213,8 @@ export async function repair(deps: OrderDeps, unpaidAfterMs: number): Promise<nu
       deps.published();
       if (paid.kind === 'supplier') await deps.fulfil(paid);
     } else {
-      await deps.orders.markFailed(order, {
-        status: 503,
-        error: 'The order could not be completed. Please try again.',
-      });
+      // A 4xx: a retry of the same request should not try again, the customer should order again.
+      await deps.orders.markFailed(order, { status: 409, error: texts.cutOff });
     }
     fixed++;
   }

@@ -11,8 +11,8 @@ export const texts = {
   orderMissing: 'Order not found',
   bySupplier: 'This order is fulfilled by the supplier; its status comes from there.',
   alreadyDecided: (status: string) => `This order has already been ${status}.`,
-  inProgress: 'This order is still being placed. Please wait a moment.',
   myOrdersOnly: 'You can only see your own orders.',
+  cutOff: 'The order could not be completed. Please try again.',
 };
 
 /** Without limits from the product, a quantity is a whole number up to this. */

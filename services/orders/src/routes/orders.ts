@@ -9,6 +9,7 @@ import {
   z,
   type ApiRoutes,
 } from '@raseed/kit';
+import type { FilterQuery } from 'mongoose';
 import type { Order } from '../data/orders';
 import { adminDecision, placeOrder, type OrderDeps } from '../domain/orders';
 import { decisionSchema, listSchema, myOrdersSchema, orderDraftSchema, texts } from '../domain/rules';
@@ -35,6 +36,11 @@ const listAnswer = z.object({ success: z.boolean(), orders: z.array(orderAnswer)
 
 export function orderRoutes(api: ApiRoutes, deps: OrderDeps): void {
   const { orders } = deps;
+  /** One page of the orders the filter matches, newest first, as the spec's lists read it. */
+  const listed = async (filter: FilterQuery<Order>, query: { page: number; limit: number }) => {
+    const [items, total] = await orders.list(filter, query.page, query.limit);
+    return { success: true, orders: items.map(orderView), ...pageAnswer(query, total) };
+  };
 
   api.route(
     {
@@ -80,8 +86,7 @@ export function orderRoutes(api: ApiRoutes, deps: OrderDeps): void {
         ...(query.status && { status: query.status }),
         ...dateFilter('createdAt', query),
       };
-      const [items, total] = await orders.list(filter, query.page, query.limit);
-      res.json({ success: true, orders: items.map(orderView), ...pageAnswer(query, total) });
+      res.json(await listed(filter, query));
     },
   );
 
@@ -97,8 +102,7 @@ export function orderRoutes(api: ApiRoutes, deps: OrderDeps): void {
     async (req, res) => {
       const query = parseInput(listSchema, req.query, { success: false });
       const filter = { ...(query.status && { status: query.status }), ...dateFilter('createdAt', query) };
-      const [items, total] = await orders.list(filter, query.page, query.limit);
-      res.json({ success: true, orders: items.map(orderView), ...pageAnswer(query, total) });
+      res.json(await listed(filter, query));
     },
   );
 

@@ -1,4 +1,4 @@
-import { isDuplicateKey, outboxPlugin, withEvents, type DocumentLocks } from '@raseed/kit';
+import { insertOnce, isDuplicateKey, outboxPlugin, withEvents, type DocumentLocks } from '@raseed/kit';
 import { Schema, Types, type Connection, type FilterQuery, type Model } from 'mongoose';
 import { paymentConfirmed, paymentRejected, paymentSubmitted } from '../events/published';
 
@@ -170,15 +170,7 @@ export class PaymentStore {
       ...intent,
       at: new Date(),
     };
-    try {
-      await this.models.Request.create(request);
-      return request;
-    } catch (err) {
-      if (!isDuplicateKey(err)) throw err;
-      const first = await this.models.Request.findById(key).lean<PaymentRequest>();
-      if (!first) throw err;
-      return first;
-    }
+    return (await insertOnce(this.models.Request, request)).record;
   }
 
   requestFor(paymentId: string) {
@@ -207,20 +199,14 @@ export class PaymentStore {
    * other (the same or the opposite, from anyone) is told which one stands.
    */
   async decide(payment: Payment, action: 'confirmed' | 'rejected', adminId: string): Promise<DecisionResult> {
-    try {
-      await this.models.Decision.create({
-        _id: payment._id.toString(),
-        action,
-        adminId,
-        at: new Date(),
-        applied: false,
-      });
-    } catch (err) {
-      if (!isDuplicateKey(err)) throw err;
-      const earlier = await this.models.Decision.findById(payment._id.toString()).lean<Decision>();
-      if (!earlier) throw err;
-      return { decided: false, earlier: earlier.action };
-    }
+    const { first, record } = await insertOnce(this.models.Decision, {
+      _id: payment._id.toString(),
+      action,
+      adminId,
+      at: new Date(),
+      applied: false,
+    });
+    if (!first) return { decided: false, earlier: record.action };
     return { decided: true, payment: await this.applyDecision(payment._id.toString(), action) };
   }
 
