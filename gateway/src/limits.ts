@@ -4,7 +4,7 @@ import type IORedis from 'ioredis';
 import { RedisStore, type RedisReply } from 'rate-limit-redis';
 
 /**
- * Per-address limits on the sign-in, sign-up and password-reset calls, counted in
+ * Per-address limits on the sign-in, sign-up, password-reset and contact calls, counted in
  * Redis so every gateway replica shares them. Sign-in counts failures only.
  */
 export function authRateLimits(redis: IORedis, limit: number, windowSeconds: number): RequestHandler[] {
@@ -37,5 +37,6 @@ export function authRateLimits(redis: IORedis, limit: number, windowSeconds: num
     make('signin', ['/api/signin'], true),
     make('signup', ['/api/signup'], false),
     make('reset', ['/api/reset-password-request', '/api/reset-password'], false),
+    make('contact', ['/api/contact'], false),
   ];
 }

@@ -12,6 +12,7 @@ export const routingTable: Record<ServiceName, string[]> = {
     '/api/create-admin',
     '/api/discount',
     '/api/userdiscount',
+    '/api/contact',
   ],
   wallet: ['/api/balance', '/api/debt', '/api/editdebt', '/api/profile'],
   payments: ['/api/payments', '/api/waiting-payments', '/api/userpayment', '/api/debtpayment'],

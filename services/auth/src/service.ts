@@ -6,7 +6,9 @@ import { UserStore, userModel } from './data/users';
 import { ensureFirstAdmin } from './domain/accounts';
 import { passwordHasher } from './domain/passwords';
 import { onDebtChanged, onPaymentConfirmed } from './events/figures';
+import { messageModel } from './data/messages';
 import { emailQueue, startEmailWorker } from './jobs/email';
+import { contactRoutes } from './routes/contact';
 import { sessionRoutes } from './routes/session';
 import { userRoutes } from './routes/users';
 
@@ -56,6 +58,8 @@ export function startAuth(config: AuthConfig): Promise<RunningService> {
     const api = new ApiRoutes(config.SERVICE_TOKEN);
     sessionRoutes(api, deps);
     userRoutes(api, deps);
+    const messages = messageModel(ctx.mongo);
+    contactRoutes(api, { ...deps, messages });
 
     // The Users List's debt and sales, kept from the wallet's and payments' events.
     await ctx.consume({

@@ -160,6 +160,7 @@ export interface CaughtEmail {
   text: string;
   html: string;
   to: { address: string }[];
+  replyTo?: { address: string }[];
 }
 
 /** Waits for an e-mail to the address to reach the mail catcher (MailDev's REST API). */

@@ -104,6 +104,15 @@ export class UserStore {
       .lean<User>();
   }
 
+  /** Where admin notices go: every active admin's e-mail. */
+  async adminEmails(): Promise<string[]> {
+    const admins = await this.users
+      .find({ role: 'admin', ...active })
+      .select('email')
+      .lean<{ email: string }[]>();
+    return admins.map((a) => a.email);
+  }
+
   findByEmail(email: string) {
     return this.users.findOne({ email, ...active }).lean<User>();
   }

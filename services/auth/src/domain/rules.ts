@@ -2,6 +2,8 @@ import { EMAIL_PATTERN, z } from '@raseed/kit';
 
 /** The spec's texts (§5), answered by the server as well as shown by the browser. */
 export const texts = {
+  contactRequired: 'Email, subject and message are required.',
+  contactSent: 'Your message has been sent. We will get back to you soon.',
   allFieldsRequired: 'All fields are required',
   invalidEmail: 'Please enter a valid email address',
   shortSignupPassword: 'Password must be at least 8 characters long',
@@ -97,3 +99,18 @@ export const searchSchema = z.object({
 export function escapeRegex(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
+
+const contactText = (name: string, max: number) =>
+  z
+    .string({ required_error: texts.contactRequired, invalid_type_error: texts.contactRequired })
+    .trim()
+    .min(1, texts.contactRequired)
+    .max(max, `${name} must be at most ${max} characters`);
+
+/** The Contact Us form: email, subject and message required, the phone optional. */
+export const contactSchema = z.object({
+  email: resetRequestSchema.shape.email,
+  phone: z.string().trim().max(30, 'Phone must be at most 30 characters').optional(),
+  subject: contactText('Subject', 200),
+  message: contactText('Message', 5000),
+});

@@ -7,6 +7,7 @@ export interface Email {
   subject: string;
   text: string;
   html: string;
+  replyTo?: string;
 }
 
 export const EMAIL_QUEUE = 'auth-email';
@@ -44,6 +45,21 @@ export function resetPasswordEmail(to: string, username: string, link: string): 
     subject: 'Reset your Raseed password',
     text: `Hello ${username},\n\nUse this link within one hour to choose a new password:\n${link}\n\nIf you did not ask for this, ignore this e-mail.`,
     html: `<p>Hello ${escapeHtml(username)},</p><p>Use this link within one hour to choose a new password:</p><p><a href="${escapeHtml(link)}">${escapeHtml(link)}</a></p><p>If you did not ask for this, ignore this e-mail.</p>`,
+  };
+}
+
+/** A Contact Us message, to one admin; a reply goes to the sender. */
+export function contactEmail(
+  to: string,
+  input: { email: string; phone?: string; subject: string; message: string },
+): Email & { replyTo: string } {
+  const from = input.phone ? `${input.email} (${input.phone})` : input.email;
+  return {
+    to,
+    replyTo: input.email,
+    subject: `Contact: ${input.subject}`,
+    text: `From ${from}:\n\n${input.message}`,
+    html: `<p>From ${escapeHtml(from)}:</p><p style="white-space: pre-wrap">${escapeHtml(input.message)}</p>`,
   };
 }
 
