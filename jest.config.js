@@ -1,4 +1,7 @@
-/** Unit, component and system tests; fault tests stop shared infrastructure, so they run on their own. */
+/**
+ * Unit, component and system tests; browser tests walk the whole store in chromium; fault
+ * tests stop shared infrastructure. npm test runs each project on its own.
+ */
 const base = {
   testEnvironment: 'node',
   transform: {
@@ -23,6 +26,13 @@ module.exports = {
       displayName: 'main',
       testMatch: ['<rootDir>/{services/*,gateway,infra}/test/**/*.test.ts'],
       testPathIgnorePatterns: [...base.testPathIgnorePatterns, '\\.fault\\.test\\.ts$'],
+    },
+    {
+      ...base,
+      displayName: 'browser',
+      testMatch: ['<rootDir>/frontend/test/**/*.browser.test.ts'],
+      // Browser walks need a longer timeout; jest 29 reads testTimeout only at the top level.
+      setupFilesAfterEnv: ['<rootDir>/frontend/test/support/timeout.ts'],
     },
     {
       ...base,

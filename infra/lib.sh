@@ -10,3 +10,21 @@ ensure_dependencies() {
     npm ci --no-audit --no-fund --loglevel=error
   fi
 }
+
+# Installs Debian's chromium, which the browser tests drive, when it is missing.
+ensure_browser() {
+  [ -x /usr/bin/chromium ] && return 0
+  command -v apt-get >/dev/null 2>&1 || {
+    echo "chromium is missing and there is no apt-get to install it: install chromium at /usr/bin/chromium and re-run." >&2
+    exit 1
+  }
+  # sudo drops the environment, so DEBIAN_FRONTEND goes through env.
+  local as_root=()
+  if [ "$(id -u)" -ne 0 ]; then
+    command -v sudo >/dev/null 2>&1 || { echo "installing chromium needs root: re-run as root or install sudo." >&2; exit 1; }
+    as_root=(sudo)
+  fi
+  echo "installing chromium from Debian's packages"
+  "${as_root[@]}" apt-get update
+  "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends chromium
+}

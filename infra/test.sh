@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # npm test: installs what is missing, brings the local infrastructure up, checks types,
 # lint and formatting, builds the storefront, and runs every test suite against the
-# real servers. Fault tests stop a shared server, so they run last and on their own.
+# real servers, the browser tests against the whole store among them. Fault tests stop a
+# shared server, so they run last and on their own.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source infra/lib.sh
 started=$(date +%s)
 
 ensure_dependencies
+step "chromium for the browser tests"
+ensure_browser
 step "infrastructure"
 bash infra/infra.sh up
 step "type-check"
@@ -23,6 +26,14 @@ results=$(mktemp -d)
 status=0
 step "unit, component and system tests"
 npx jest --selectProjects main --json --outputFile="$results/main.json" || status=1
+if [ -f frontend/dist/index.html ]; then
+  step "browser tests"
+  npx jest --selectProjects browser --runInBand --json --outputFile="$results/browser.json" || status=1
+else
+  # The tally counts the missing results as a failure too.
+  echo "the browser tests cannot run: the storefront build left no frontend/dist/index.html" >&2
+  status=1
+fi
 step "fault tests"
 # A kafkajs consumer that lived through a broker restart keeps a socket open after it has
 # disconnected (tulios/kafkajs#1147), so this run is told to exit when its tests are done;
@@ -38,7 +49,7 @@ node -e '
     passed += r.numPassedTests; failed += r.numFailedTests + r.numRuntimeErrorTestSuites;
   }
   console.log(`\n${passed} passed, ${failed} failed`);
-' "$results/main.json" "$results/fault.json"
+' "$results/main.json" "$results/browser.json" "$results/fault.json"
 echo "(npm test took $(($(date +%s) - started)) s)"
 rm -rf "$results"
 exit $status

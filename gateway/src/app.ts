@@ -32,7 +32,17 @@ export function createGateway(config: GatewayConfig, redis: IORedis, logger: Log
   app.set('trust proxy', trustProxySetting(config.TRUST_PROXY));
 
   app.use(requestLogging(logger));
-  app.use(helmet());
+  app.use(
+    helmet({
+      contentSecurityPolicy: {
+        directives: {
+          'img-src': ["'self'", 'data:', ...config.IMAGE_ORIGINS.split(/\s+/).filter(Boolean)],
+          // Behind TLS the browser upgrades by itself; on plain http this would break every image.
+          'upgrade-insecure-requests': null,
+        },
+      },
+    }),
+  );
 
   app.get('/healthz', async (_req, res) => {
     const checks = await Promise.all(

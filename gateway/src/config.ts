@@ -13,6 +13,11 @@ const env = z.object({
   ORDERS_URL: z.string().url().default('http://127.0.0.1:4004'),
   PAYMENTS_URL: z.string().url().default('http://127.0.0.1:4005'),
   FRONTEND_DIR: z.string().default(path.resolve(__dirname, '../../frontend/dist')),
+  /**
+   * Where product pictures may come from besides this site (the CSP's img-src): the
+   * supplier's image host. Locally the simulator; space-separated origins.
+   */
+  IMAGE_ORIGINS: z.string().default('http://127.0.0.1:4100'),
   /** Express "trust proxy": which hops may set X-Forwarded-For. None by default, so clients cannot choose their address. */
   TRUST_PROXY: z.string().default('false'),
   AUTH_RATE_LIMIT: z.coerce.number().int().positive().default(10),

@@ -13,8 +13,11 @@ import {
   TEST_TOPIC_PREFIX,
 } from '@raseed/kit/testing';
 import express from 'express';
+import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import zlib from 'node:zlib';
 import { Types } from 'mongoose';
 import supertest from 'supertest';
 import { createGateway } from '../../gateway/src/app';
@@ -301,6 +304,47 @@ async function orderFigures(
   }
 }
 
+const FRONTEND_DIST = path.resolve(__dirname, '../../frontend/dist');
+
+/** The JavaScript a first visit to / loads: the entry scripts and the modules they preload, per index.html. */
+export function storefrontFigures(dist = FRONTEND_DIST) {
+  console.log('\nStorefront (frontend/dist)');
+  const index = path.join(dist, 'index.html');
+  if (!fs.existsSync(index)) {
+    line('initial JavaScript for / (gzip)', 'skipped: the storefront is not built (npm run build)');
+    return;
+  }
+  const html = fs.readFileSync(index, 'utf8');
+  const attribute = (tag: string, name: string) => new RegExp(`\\s${name}=["']?([^"'\\s>]+)`).exec(tag)?.[1];
+  const initial = new Set<string>();
+  for (const [tag] of html.matchAll(/<(?:script|link)\b[^>]*>/g)) {
+    const src =
+      attribute(tag, 'type') === 'module'
+        ? attribute(tag, 'src')
+        : attribute(tag, 'rel') === 'modulepreload'
+          ? attribute(tag, 'href')
+          : undefined;
+    // Only files the build made; a script from elsewhere is not in dist.
+    if (src?.startsWith('/')) initial.add(path.join(dist, src));
+  }
+  const gzipped = (file: string) => zlib.gzipSync(fs.readFileSync(file), { level: 9 }).length;
+  const sum = (files: Iterable<string>) => [...files].reduce((total, file) => total + gzipped(file), 0);
+  const assets = path.join(dist, 'assets');
+  const allJs = fs.existsSync(assets)
+    ? fs
+        .readdirSync(assets)
+        .filter((name) => name.endsWith('.js'))
+        .map((name) => path.join(assets, name))
+    : [];
+  const initialBytes = sum(initial);
+  const allBytes = sum(allJs);
+  const kB = (bytes: number) => `${(bytes / 1024).toFixed(1)} kB`;
+  line(
+    `initial JavaScript for / (gzip, ${initial.size} file${initial.size === 1 ? '' : 's'})`,
+    `${kB(initialBytes)}  (initial is ${allBytes ? ((initialBytes / allBytes) * 100).toFixed(0) : 0}% of all JS, ${kB(allBytes)} in ${allJs.length} files)`,
+  );
+}
+
 async function main() {
   const walletConfig = loadWalletConfig(testEnv('wallet'));
   const wallet = await startWallet(walletConfig);
@@ -401,12 +445,16 @@ async function main() {
   } finally {
     await deleteTopics(TEST_TOPIC_PREFIX);
   }
+  storefrontFigures();
 }
 
-main().then(
-  () => process.exit(0),
-  (err: unknown) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+// Run as npm run bench; imported, it only lends its figures (e.g. storefrontFigures).
+if (require.main === module) {
+  main().then(
+    () => process.exit(0),
+    (err: unknown) => {
+      console.error(err);
+      process.exit(1);
+    },
+  );
+}

@@ -55,13 +55,13 @@ describe('the storefront reads', () => {
     }
   });
 
-  it('prices for the caller: the profit multiplier, then their discount, shown with two decimals', async () => {
+  it('prices for the caller: the profit multiplier, then their discount, as the exact unit price', async () => {
     const steam = await page('Steam');
     const product = steam.products.find((p) => p.available)!;
     const cost = catalog.sim.control.product(product.id.slice(2))!.priceMicros;
     // The rule itself is checked case by case in the kit's pricing test; here, that it is applied.
     const priced = (multiplier: number | null, discount: number | null) =>
-      displayPrice(unitPrice(cost, multiplier, discount));
+      displayPrice(unitPrice(cost, multiplier, discount), 6);
     expect(product.price).toBe(priced(null, null));
 
     await catalog
@@ -203,7 +203,7 @@ describe('an admin shapes the catalogue', () => {
     expect(new Set(body.map((c: { percentage: number }) => c.percentage))).toEqual(new Set([1.25]));
     const xbox = (await page('Xbox')).products[0]!;
     const cost = catalog.sim.control.product(xbox.id.slice(2))!.priceMicros;
-    expect(xbox.price).toBe(displayPrice(unitPrice(cost, 1.25, null)));
+    expect(xbox.price).toBe(displayPrice(unitPrice(cost, 1.25, null), 6));
   });
 
   it("gives a supplier category and a supplier product an image of the admin's own", async () => {

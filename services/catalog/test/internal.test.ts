@@ -107,7 +107,7 @@ describe('the product an order is placed for', () => {
       .set('Authorization', customer.token)
       .expect(200);
     const listed = (shown.products as { id: string; price: number }[]).find((p) => p.id === `p-${sim.id}`);
-    expect(listed?.price).toBe(displayPrice(seen));
+    expect(listed?.price).toBe(displayPrice(seen, 6));
 
     // A created product of a name with a custom record takes its multiplier too, as the storefront shows it.
     const namesake = await createProduct(sim.name, '12.5', sim.categoryName);

@@ -22,3 +22,4 @@ export * from './storage';
 export * from './supplier';
 export * from './uploads';
 export * from './validation';
+export * from './forms';

@@ -3,17 +3,7 @@ import type { Request, RequestHandler } from 'express';
 import multer from 'multer';
 import { badRequest, HttpError } from './errors';
 
-/** The spec's limits for receipts and catalogue images (§5, §9). */
-export const IMAGE_MAX_BYTES = 3 * 1024 * 1024;
-export const IMAGE_TEXTS = {
-  wrongType: 'Only JPG/JPEG/PNG files are allowed',
-  tooLarge: 'Image must be smaller than 3MB',
-} as const;
-const IMAGE_TYPES = new Map([
-  ['image/jpeg', 'jpg'],
-  ['image/png', 'png'],
-  ['image/webp', 'webp'],
-]);
+import { IMAGE_MAX_BYTES, IMAGE_TEXTS, IMAGE_TYPES } from './forms';
 
 export interface CheckedImage {
   buffer: Buffer;

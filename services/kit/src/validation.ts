@@ -16,9 +16,6 @@ export function parseInput<S extends z.ZodTypeAny>(
   throw badRequest(result.error.issues[0]?.message ?? 'Invalid request', fields);
 }
 
-/** The spec's "simple pattern" for e-mail addresses. */
-export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
 export const objectIdPattern = /^[a-f0-9]{24}$/i;
 
 const idempotencyHeader = z.object({

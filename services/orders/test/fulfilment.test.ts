@@ -55,11 +55,12 @@ const placedAt = (id: string) =>
   );
 const sync = async () =>
   (await orders.http().post('/api/orders/api-sync').set(bearer(orders.admin)).expect(200)).body;
-/** The wallet's movements for an order: its debit, and its refund if any. */
+/** The wallet's movements for an order in the order they happened: its debit, and its refund if any. */
 const movements = (id: string) =>
   orders.wallet.db
     .collection('entries')
     .find({ key: { $in: [`order:${id}:debit`, `order:${id}:refund`] } })
+    .sort({ seq: 1 })
     .toArray();
 const atSupplier = (id: string) => orders.sim.placed.filter((o) => o.uuid === id);
 

@@ -18,11 +18,12 @@ const draft = (extra: object = {}) => ({
   ...extra,
 });
 
-/** What the wallet's ledger holds for an order: its debit and refund entries. */
+/** What the wallet's ledger holds for an order, in the order it happened: its debit and refund entries. */
 async function movements(orderId: string) {
   return orders.wallet.db
     .collection('entries')
     .find({ key: { $in: [`order:${orderId}:debit`, `order:${orderId}:refund`] } })
+    .sort({ seq: 1 })
     .toArray();
 }
 

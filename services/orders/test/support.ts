@@ -25,11 +25,16 @@ export { bearer, confirm, newUser, newUsers, type TestUser };
  */
 export async function startTestOrders(
   extra: Record<string, string> = {},
-  /** A test that runs orders as a process of its own (to kill it) starts it from `env` itself. */
-  options: { ownProcess?: boolean } = {},
+  options: {
+    /** A test that runs orders as a process of its own (to kill it) starts it from `env` itself. */
+    ownProcess?: boolean;
+    /** A store already running these (see frontend/test/support/store.ts); its owner stops them. */
+    wallet?: TestWallet;
+    catalog?: TestCatalog;
+  } = {},
 ) {
-  const wallet: TestWallet = await startTestWallet();
-  const catalog: TestCatalog = await startTestCatalog();
+  const wallet: TestWallet = options.wallet ?? (await startTestWallet());
+  const catalog: TestCatalog = options.catalog ?? (await startTestCatalog());
   const env = testEnv('orders', {
     WALLET_URL: wallet.service.url,
     CATALOG_URL: catalog.service.url,
@@ -43,7 +48,9 @@ export async function startTestOrders(
   const config = loadOrdersConfig(env);
   let service = options.ownProcess ? null : await startOrders(config);
   const db = await openDatabase(config.MONGO_DB);
-  const http = () => supertest(service?.url ?? `http://127.0.0.1:${config.PORT}`);
+  /** Where orders answers; a restart moves it to a new port. */
+  const url = () => service?.url ?? `http://127.0.0.1:${config.PORT}`;
+  const http = () => supertest(url());
   const admin = await newUser('admin');
   /** Every top-up confirmed for this file's customers, for the wallet's reconcile. */
   const confirmed: ConfirmedPayment[] = [];
@@ -57,6 +64,7 @@ export async function startTestOrders(
       await service?.stop();
       service = await startOrders(config);
     },
+    url,
     wallet,
     catalog,
     sim: catalog.sim.control,
@@ -110,8 +118,8 @@ export async function startTestOrders(
       await service?.stop();
       await db.close();
       await dropDatabase(config.MONGO_DB);
-      await catalog.stop();
-      await wallet.stop();
+      if (!options.catalog) await catalog.stop();
+      if (!options.wallet) await wallet.stop();
     },
   };
 }

@@ -87,7 +87,9 @@ const pageView = (page: CategoryPage, discount: number | null, prefix: string) =
     subcategories: page.subcategories.filter((s) => matches(s.name)),
     products: page.products
       .filter((p) => matches(p.name))
-      .map((p) => ({ ...p, price: displayPrice(unitPrice(p.price, null, discount)) })),
+      // The exact unit price: a per-unit product (followers, likes) costs less than a cent each,
+      // and the browser multiplies it by the quantity before showing two decimals.
+      .map((p) => ({ ...p, price: displayPrice(unitPrice(p.price, null, discount), 6) })),
   };
 };
 

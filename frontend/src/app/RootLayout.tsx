@@ -1,0 +1,55 @@
+import { Suspense, useEffect } from 'react';
+import { useDispatch } from 'react-redux';
+import { Outlet, useLocation } from 'react-router-dom';
+import { Slide, ToastContainer, toast } from 'react-toastify';
+import { Spinner } from '../components/Spinner';
+import { useUserQuery } from '../features/auth/api';
+import { checked, signedOut, useSession } from '../features/auth/session';
+import { httpStatus } from '../lib/errors';
+import { Header } from './Header';
+
+/** The page scrolls to the top on a new route unless the URL names a place on it. */
+function ScrollToTop() {
+  const { pathname, hash } = useLocation();
+  useEffect(() => {
+    if (!hash) window.scrollTo(0, 0);
+  }, [pathname, hash]);
+  return null;
+}
+
+/** Checks a stored session with the server once; an invalid one signs the user out. */
+function SessionCheck() {
+  const { user, loading } = useSession();
+  const dispatch = useDispatch();
+  const { isSuccess, error } = useUserQuery(user?.id ?? '', { skip: !user || !loading });
+  useEffect(() => {
+    if (isSuccess) dispatch(checked());
+    if (!error) return;
+    const status = httpStatus(error);
+    if (status === 401) dispatch(signedOut());
+    else if (status === 404) {
+      toast.error('User not found');
+      dispatch(signedOut());
+    } else {
+      toast.error('Failed to fetch user data');
+      dispatch(checked());
+    }
+  }, [isSuccess, error, dispatch]);
+  return null;
+}
+
+export function RootLayout() {
+  return (
+    <>
+      <ScrollToTop />
+      <SessionCheck />
+      <Header />
+      <main className="main">
+        <Suspense fallback={<Spinner />}>
+          <Outlet />
+        </Suspense>
+      </main>
+      <ToastContainer position="top-right" autoClose={5000} transition={Slide} newestOnTop />
+    </>
+  );
+}

@@ -1,0 +1,47 @@
+import { Link } from 'react-router-dom';
+import { Picture } from '../../components/Picture';
+import { useSectionsQuery } from '../../features/catalog/api';
+
+/** The six fixed sections of the home page (spec §2); a missing one shows as a placeholder. */
+const SECTION_NAMES = [
+  'Applications section',
+  'Games section',
+  'Cards section',
+  'قسم الرصيد والباقات',
+  'Numbers section',
+  'Social Media Section',
+];
+
+export function HomePage() {
+  const { data: sections } = useSectionsQuery();
+  return (
+    <section className="home">
+      <img className="home__logo" src="/logo.svg" alt="Raseed logo" width="72" height="72" />
+      <h1>Welcome to Raseed</h1>
+      <ul className="tiles">
+        {SECTION_NAMES.map((name) => {
+          const section = sections?.find((s) => s.name.toLowerCase() === name.toLowerCase());
+          return (
+            <li key={name}>
+              {section ? (
+                <Link className="tile" to={`/category/${encodeURIComponent(section.name)}`}>
+                  <Picture className="tile__image" src={section.image} alt="" width="160" height="107" />
+                  <span className="tile__name" dir="auto">
+                    {section.name}
+                  </span>
+                </Link>
+              ) : (
+                <div className="tile tile--placeholder" aria-busy={!sections}>
+                  <span className="tile__image" />
+                  <span className="tile__name" dir="auto">
+                    {name}
+                  </span>
+                </div>
+              )}
+            </li>
+          );
+        })}
+      </ul>
+    </section>
+  );
+}

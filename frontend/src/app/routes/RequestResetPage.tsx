@@ -1,0 +1,51 @@
+import { useState } from 'react';
+import { toast } from 'react-toastify';
+import { useRequestResetMutation } from '../../features/auth/api';
+import { resetRequestSchema } from '../../features/auth/forms';
+import { errorText } from '../../lib/errors';
+import { useZodForm, warnFirst } from '../../lib/forms';
+
+export function RequestResetPage() {
+  const [requestReset] = useRequestResetMutation();
+  const [sent, setSent] = useState<string>();
+  const form = useZodForm(resetRequestSchema, { email: '' });
+  const busy = form.formState.isSubmitting;
+
+  const submit = form.handleSubmit(async (values) => {
+    setSent(undefined);
+    const answer = await requestReset(values);
+    if ('error' in answer) {
+      toast.error(
+        errorText(answer.error, {
+          failed: 'Failed to send reset link',
+          unreachable: 'Failed to connect to the server',
+          unexpected: 'Failed to connect to the server',
+        }),
+      );
+      return;
+    }
+    setSent(answer.data.message ?? 'Check your email for the reset link.');
+  }, warnFirst);
+
+  return (
+    <section className="auth-card">
+      <h1>Reset Password</h1>
+      <form onSubmit={submit} noValidate>
+        <fieldset disabled={busy}>
+          <label>
+            Enter your registered email
+            <input type="email" autoComplete="email" {...form.register('email')} />
+          </label>
+          <button type="submit" className="button button--wide">
+            {busy ? 'Sending...' : 'Send Reset Link'}
+          </button>
+        </fieldset>
+      </form>
+      {sent && (
+        <p className="note note--success" role="status">
+          {sent}
+        </p>
+      )}
+    </section>
+  );
+}

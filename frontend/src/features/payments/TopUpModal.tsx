@@ -1,0 +1,116 @@
+import { imageProblem } from '@raseed/forms';
+import { useState } from 'react';
+import { toast } from 'react-toastify';
+import { z } from 'zod';
+import { Modal } from '../../components/Modal';
+import { errorText } from '../../lib/errors';
+import { useZodForm, warnFirst } from '../../lib/forms';
+import { useSubmitTopUpMutation, type PaymentMethod } from './api';
+
+const CLOSE_AFTER_MS = 1000;
+
+const amountSchema = z.object({
+  amount: z
+    .string()
+    .trim()
+    .min(1, 'Set an amount, please.')
+    .refine((v) => Number(v) > 0, 'Please enter a valid amount (greater than 0).'),
+});
+
+interface TopUpModalProps {
+  method: PaymentMethod | null;
+  user: { id: string; username: string } | null;
+  onClose: () => void;
+}
+
+/** Add Credit with one method: where to send, how much, and the transfer's screenshot. */
+export function TopUpModal({ method, user, onClose }: TopUpModalProps) {
+  const [submitTopUp] = useSubmitTopUpMutation();
+  const [receipt, setReceipt] = useState<File | null>(null);
+  const [done, setDone] = useState(false);
+  const form = useZodForm(amountSchema, { amount: '' });
+  const amount = Number(form.watch('amount')) || 0;
+  const busy = form.formState.isSubmitting;
+  if (!method) return null;
+
+  const close = () => {
+    form.reset();
+    setReceipt(null);
+    setDone(false);
+    onClose();
+  };
+
+  const submit = form.handleSubmit(async (values) => {
+    if (!user?.id || !user.username) return void toast.error('User ID is missing.');
+    if (!receipt) return void toast.warning('Please attach a screenshot of the transfer.');
+    const body = new FormData();
+    body.append('product_name', method.name);
+    body.append('amount', values.amount);
+    body.append('type', 'IN');
+    body.append('user_id', user.id);
+    body.append('username', user.username);
+    body.append('status', 'waiting');
+    body.append('image', receipt);
+    const answer = await submitTopUp(body);
+    if ('error' in answer) {
+      toast.error(
+        errorText(answer.error, { failed: 'Failed to submit payment.', unexpected: 'An error occurred.' }),
+      );
+      return;
+    }
+    setDone(true);
+    toast.success('Payment submitted successfully!');
+    setTimeout(close, CLOSE_AFTER_MS);
+  }, warnFirst);
+
+  return (
+    <Modal open title={method.name} onClose={close}>
+      <form className="top-up" onSubmit={submit} noValidate>
+        <h2>{method.name}</h2>
+        {method.destinations.map((d) => (
+          <label key={d.label}>
+            {d.label}
+            <input readOnly value={d.value} onFocus={(e) => e.currentTarget.select()} />
+          </label>
+        ))}
+        <p className="note" lang="ar" dir="rtl">
+          يرجى إرفاق صورة عن التحويل تظهر المبلغ ووقت التحويل
+        </p>
+        <fieldset disabled={busy || done}>
+          <label>
+            Amount ($)
+            <input inputMode="decimal" {...form.register('amount')} />
+          </label>
+          <p>
+            Amount to send:{' '}
+            <strong data-testid="amount-to-send">{((amount * method.sharePercent) / 100).toFixed(2)}$</strong>
+          </p>
+          <label>
+            Transfer screenshot
+            <input
+              type="file"
+              accept="image/jpeg,image/png,image/webp"
+              onChange={(e) => {
+                const file = e.currentTarget.files?.[0] ?? null;
+                const problem = file && imageProblem(file);
+                if (problem) {
+                  toast.warning(problem);
+                  e.currentTarget.value = '';
+                  setReceipt(null);
+                } else setReceipt(file);
+              }}
+            />
+          </label>
+          <div className="modal__actions">
+            <button type="button" className="button button--ghost" onClick={close}>
+              Cancel
+            </button>
+            <button type="submit" className="button">
+              {busy ? 'Submitting...' : 'Submit'}
+            </button>
+          </div>
+        </fieldset>
+      </form>
+    </Modal>
+  );
+}
