@@ -1,48 +1,14 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { IMAGE } from '../../services/catalog/test/support';
-import { newPage, openBrowser, screenshot, WIDTHS, type StorePage, type Width } from './support/browser';
-import { startStore, type Store } from './support/store';
+import { screenshot, WIDTHS } from './support/browser';
+import { faults, see, walkTheStore } from './support/walk';
 
 /**
  * A customer's journeys through the storefront in chromium, against the whole store:
  * every step through the screens, the checks through the screens and the store's data.
  */
-let store: Store;
-let browser: Browser;
-const pages: StorePage[] = [];
-
-beforeAll(async () => {
-  [browser, store] = await Promise.all([openBrowser(), startStore()]);
-});
-
-afterAll(async () => {
-  await Promise.all(pages.map((p) => p.close()));
-  await browser?.close();
-  await store?.stop();
-});
-
-async function open(width: Width = 1280): Promise<StorePage> {
-  const opened = await newPage(browser, { baseURL: store.url, width });
-  pages.push(opened);
-  return opened;
-}
-
-/** Waits until the text is on the page (a toast, a label, a row). */
-const see = (page: Page, text: string | RegExp, timeout = 15_000) =>
-  page.getByText(text).first().waitFor({ timeout });
-
-/** Chromium reports each 4xx answer as a console error; those a test asks for are not faults. */
-const faults = (problems: string[]) =>
-  problems.filter((p) => !/status of 4\d\d/.test(p) && !/server error: 4\d\d/.test(p));
-
-async function signIn(page: Page, email: string, password: string) {
-  await page.goto('/signin');
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Sign In' }).click();
-  await see(page, 'Sign in successful!');
-  await page.waitForURL(`${store.url}/`);
-}
+const walk = walkTheStore();
+const { open, signIn } = walk;
 
 /** The products on the page a customer can choose (an unavailable one is disabled). */
 const available = (page: Page) => page.locator('[aria-label="Products"] button:enabled');
@@ -52,7 +18,8 @@ const headerBalance = (page: Page, text: string) =>
 
 /** The unit price the store charges this customer, from the same API the page reads. */
 async function unitPrice(token: string, category: string, productName: string): Promise<number> {
-  const res = await store
+  const res = await walk
+    .store()
     .api()
     .get(`/api/catalog/category/${encodeURIComponent(category)}`)
     .set('Authorization', `Bearer ${token}`)
@@ -93,8 +60,8 @@ describe('a customer in the storefront', () => {
     await signIn(page, email, password);
     // A signed-in customer who opens Sign In is sent home.
     await page.goto('/signin');
-    await page.waitForURL(`${store.url}/`);
-    const userId = await store.userIdOf(email);
+    await page.waitForURL(`${walk.store().url}/`);
+    const userId = await walk.store().userIdOf(email);
     await headerBalance(page, '0.00$');
     await screenshot(page, 'home-signed-in');
 
@@ -108,7 +75,7 @@ describe('a customer in the storefront', () => {
     await page.getByRole('button', { name: 'Submit' }).click();
     await see(page, 'Payment submitted successfully!');
     await page.getByRole('dialog').waitFor({ state: 'hidden' });
-    await store.confirmTopUp(email);
+    await walk.store().confirmTopUp(email);
     await headerBalance(page, '25.00$');
 
     // A section, one of its categories, a search, then a product with a param and a quantity.
@@ -147,7 +114,7 @@ describe('a customer in the storefront', () => {
       .waitFor({ state: 'hidden', timeout: 4000 });
     await quantity.fill('1000');
     await quantity.press('Enter');
-    const token = await store.signIn(email, password);
+    const token = await walk.store().signIn(email, password);
     const total = (await unitPrice(token, 'Instagram Followers', product)) * 1000;
     await modal.getByText(`Total: ${total.toFixed(2)}$`).waitFor();
     await modal.getByText('Your Balance: 25.00$').waitFor();
@@ -170,7 +137,7 @@ describe('a customer in the storefront', () => {
     await card.click();
     await modal.getByRole('button', { name: 'Send Order' }).dblclick();
     await see(page, 'Order placed successfully!');
-    const stored = await store.services.orders.storedOrders({ userId, productName: steam });
+    const stored = await walk.store().services.orders.storedOrders({ userId, productName: steam });
     expect(stored).toHaveLength(1);
 
     // More than the balance: refused in the modal with the spec's text.
@@ -208,10 +175,10 @@ describe('a customer in the storefront', () => {
     await see(page, `Welcome, ${username}!`);
     await page.locator('.table tbody tr').nth(2).waitFor();
     await screenshot(page, 'profile');
-    const other = await store.newCustomer();
+    const other = await walk.store().newCustomer();
     await page.goto(`/profile/${other.id}`);
     await see(page, 'You do not have permission to access this profile.');
-    await page.waitForURL(`${store.url}/`);
+    await page.waitForURL(`${walk.store().url}/`);
 
     // Logout: the toast, then Sign In after a second.
     await page.getByRole('button', { name: 'My Account' }).click();
@@ -233,7 +200,7 @@ describe('a customer in the storefront', () => {
 
   it('resets a forgotten password through the link in the e-mail', async () => {
     const { page, problems } = await open();
-    const customer = await store.newCustomer();
+    const customer = await walk.store().newCustomer();
     await page.goto('/signin');
     await page.getByRole('link', { name: 'Forgot Password?' }).click();
     await page.getByLabel('Enter your registered email').fill(customer.email);
@@ -241,9 +208,9 @@ describe('a customer in the storefront', () => {
     await see(page, 'Check your email for the reset link.');
     await screenshot(page, 'request-reset');
 
-    const email = await store.latestEmail(customer.email);
+    const email = await walk.store().latestEmail(customer.email);
     const link = /https?:\/\/[^\s"<]+\/reset-password\/[\w-]+/.exec(email.text || email.html)?.[0];
-    expect(link?.startsWith(store.url)).toBe(true);
+    expect(link?.startsWith(walk.store().url)).toBe(true);
     await page.goto(link as string);
     await page.getByLabel('New Password', { exact: true }).fill('short');
     await page.getByRole('button', { name: 'Reset Password' }).click();
@@ -269,7 +236,7 @@ describe('a customer in the storefront', () => {
     await page.getByRole('button', { name: 'Send Message' }).click();
     await see(page, 'Your message has been sent. We will get back to you soon.');
     // This file's admin receives no other e-mail.
-    const mail = await store.latestEmail(store.adminEmail);
+    const mail = await walk.store().latestEmail(walk.store().adminEmail);
     expect(mail.subject).toBe('Contact: Where is my card?');
     expect(mail.replyTo?.[0]?.address).toBe('visitor@example.com');
     expect(faults(problems)).toEqual([]);
@@ -293,8 +260,8 @@ describe('a customer in the storefront', () => {
       await screenshot(page, `visitor-${name}`);
     }
 
-    const customer = await store.newCustomer();
-    await store.creditWallet(customer.id, 40);
+    const customer = await walk.store().newCustomer();
+    await walk.store().creditWallet(customer.id, 40);
     await signIn(page, customer.email, customer.password);
     await headerBalance(page, '40.00$');
     if (width === 375) {

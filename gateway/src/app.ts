@@ -9,6 +9,7 @@ import type IORedis from 'ioredis';
 import { trustProxySetting, type GatewayConfig } from './config';
 import { apiDocs } from './docs';
 import { authRateLimits } from './limits';
+import { BOARD_PATH, queueBoard } from './queues';
 import { routingTable, serviceFor, type ServiceName } from './routes';
 
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -62,6 +63,11 @@ export function createGateway(config: GatewayConfig, redis: IORedis, logger: Log
 
   // Answered here, not by a service: no service owns /api/docs (see routes.ts).
   app.use('/api/docs', apiDocs(targets, logger));
+  // Ahead of the X-Requested-With check (the board guards its own changes) and the storefront.
+  app.use(
+    BOARD_PATH,
+    queueBoard(redis, { jwtSecret: config.JWT_SECRET, queuePrefix: config.QUEUE_PREFIX }, logger),
+  );
 
   // The spec's client marks every call; a cross-site form post cannot set this header.
   app.use((req, res, next) => {

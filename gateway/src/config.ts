@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { parseEnv } from '@raseed/kit';
+import { baseEnv, parseEnv, secretOrDevelopment } from '@raseed/kit';
 import { z } from 'zod';
 
 const env = z.object({
@@ -26,12 +26,18 @@ const env = z.object({
     .int()
     .positive()
     .default(15 * 60),
+  /** The services' session secret: the queue board (/admin/queues) verifies the session itself. */
+  JWT_SECRET: baseEnv.shape.JWT_SECRET,
+  /** The services' BullMQ prefix, so the queue board opens the queues they work. */
+  QUEUE_PREFIX: baseEnv.shape.QUEUE_PREFIX,
 });
 
-export type GatewayConfig = z.infer<typeof env>;
+export type GatewayConfig = Omit<z.infer<typeof env>, 'JWT_SECRET'> & { JWT_SECRET: string };
 
 export function loadGatewayConfig(source: NodeJS.ProcessEnv = process.env): GatewayConfig {
-  return parseEnv(env, source);
+  const config = parseEnv(env, source);
+  // The services' rule: the development secret locally, a real one required in production.
+  return { ...config, JWT_SECRET: secretOrDevelopment('JWT_SECRET', config.JWT_SECRET, config.NODE_ENV) };
 }
 
 export function trustProxySetting(value: string): boolean | number | string {

@@ -382,7 +382,7 @@ describe('docker-compose.yml', () => {
       expect(dockerfile).toMatch(/^CMD \["node", "dist\/main\.js"\]$/m);
     });
 
-    it('serves the SPA from nginx and forwards /api/ and /external/ to the gateway', () => {
+    it('serves the SPA from nginx and forwards /api/, /external/ and the queue board to the gateway', () => {
       const dockerfile = readFileSync(path.join(ROOT, 'infra/docker/frontend.Dockerfile'), 'utf8');
       expect(dockerfile).toMatch(/^RUN npm run build -w frontend$/m);
       expect(dockerfile).toContain('COPY infra/docker/nginx.conf ');
@@ -390,6 +390,7 @@ describe('docker-compose.yml', () => {
       expect(nginx).toContain(`http://gateway:${environmentOf(service('gateway')).PORT}`);
       expect(nginx).toMatch(/location \^~ \/api\/ \{\s*proxy_pass \$gateway;/);
       expect(nginx).toMatch(/location \^~ \/external\/ \{\s*proxy_pass \$gateway;/);
+      expect(nginx).toMatch(/location \^~ \/admin\/queues \{\s*proxy_pass \$gateway;/);
       expect(nginx).toContain('try_files $uri /index.html;');
     });
   });

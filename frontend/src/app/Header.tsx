@@ -14,7 +14,7 @@ import { dollars } from '../lib/format';
 function WalletBadges({ user }: { user: SessionUser }) {
   const balance = useBalanceQuery(user.id, { pollingInterval: WALLET_POLL_MS });
   const debt = useDebtQuery(user.id, { pollingInterval: WALLET_POLL_MS });
-  const discount = useDiscountQuery(user.id);
+  const discount = useDiscountQuery(user.id, { pollingInterval: WALLET_POLL_MS });
   const percentage = discount.data?.percentage ?? user.percentage;
   useEffect(() => {
     if (balance.isError) toast.error('Unable to fetch balance.', { toastId: 'balance' });

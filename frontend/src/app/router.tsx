@@ -60,6 +60,82 @@ export const router = createBrowserRouter([
           },
         ],
       },
+      {
+        path: 'admin',
+        // The back office's code, its guard and menu included, loads only when /admin is opened.
+        lazy: () => import('./AdminLayout').then((m) => ({ Component: m.AdminLayout })),
+        children: [
+          {
+            index: true,
+            lazy: () => import('./routes/admin/AdminHomePage').then((m) => ({ Component: m.AdminHomePage })),
+          },
+          {
+            path: 'orders',
+            lazy: () =>
+              import('./routes/admin/OrdersHistoryPage').then((m) => ({ Component: m.OrdersHistoryPage })),
+          },
+          {
+            path: 'active-orders',
+            lazy: () =>
+              import('./routes/admin/ActiveOrdersPage').then((m) => ({ Component: m.ActiveOrdersPage })),
+          },
+          {
+            path: 'payments-history',
+            lazy: () =>
+              import('./routes/admin/PaymentsHistoryPage').then((m) => ({
+                Component: m.PaymentsHistoryPage,
+              })),
+          },
+          {
+            path: 'active-payments',
+            lazy: () =>
+              import('./routes/admin/ActivePaymentsPage').then((m) => ({ Component: m.ActivePaymentsPage })),
+          },
+          {
+            path: 'users',
+            lazy: () => import('./routes/admin/UsersPage').then((m) => ({ Component: m.UsersPage })),
+          },
+          {
+            path: 'create-admin',
+            lazy: () =>
+              import('./routes/admin/CreateAdminPage').then((m) => ({ Component: m.CreateAdminPage })),
+          },
+          {
+            path: 'ApiProducts',
+            lazy: () =>
+              import('./routes/admin/ApiProductsPage').then((m) => ({ Component: m.ApiProductsPage })),
+          },
+          {
+            path: 'ApiCategories',
+            lazy: () =>
+              import('./routes/admin/ApiCategoriesPage').then((m) => ({ Component: m.ApiCategoriesPage })),
+          },
+          {
+            path: 'create',
+            children: [
+              {
+                index: true,
+                lazy: () =>
+                  import('./routes/admin/CreateHomePage').then((m) => ({ Component: m.CreateHomePage })),
+              },
+              {
+                path: 'category',
+                lazy: () =>
+                  import('./routes/admin/CreateCategoryPage').then((m) => ({
+                    Component: m.CreateCategoryPage,
+                  })),
+              },
+              {
+                path: 'product',
+                lazy: () =>
+                  import('./routes/admin/CreateProductPage').then((m) => ({
+                    Component: m.CreateProductPage,
+                  })),
+              },
+            ],
+          },
+        ],
+      },
       { path: '*', lazy: () => import('./NotFoundPage').then((m) => ({ Component: m.NotFoundPage })) },
     ],
   },

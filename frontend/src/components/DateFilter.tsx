@@ -8,9 +8,15 @@ export interface DateRange {
 
 export const todayRange = (): DateRange => ({ from: today(), to: today() });
 
-/** From/To dates (default today) with Search and Reset; the server reads whole days. */
-export function DateFilter({ onSearch }: { onSearch: (range: DateRange) => void }) {
-  const [range, setRange] = useState(todayRange);
+interface DateFilterProps {
+  onSearch: (range: DateRange) => void;
+  /** Where the filter starts and what Reset returns to: today unless told otherwise. */
+  initial?: DateRange;
+}
+
+/** From/To dates with Search and Reset; the server reads whole days. */
+export function DateFilter({ onSearch, initial = todayRange() }: DateFilterProps) {
+  const [range, setRange] = useState(initial);
   return (
     <form
       className="date-filter"
@@ -24,7 +30,7 @@ export function DateFilter({ onSearch }: { onSearch: (range: DateRange) => void 
         <input
           type="date"
           value={range.from}
-          max={range.to}
+          max={range.to || undefined}
           onChange={(e) => setRange({ ...range, from: e.target.value })}
         />
       </label>
@@ -33,7 +39,7 @@ export function DateFilter({ onSearch }: { onSearch: (range: DateRange) => void 
         <input
           type="date"
           value={range.to}
-          min={range.from}
+          min={range.from || undefined}
           onChange={(e) => setRange({ ...range, to: e.target.value })}
         />
       </label>
@@ -44,8 +50,8 @@ export function DateFilter({ onSearch }: { onSearch: (range: DateRange) => void 
         type="button"
         className="button button--ghost"
         onClick={() => {
-          setRange(todayRange());
-          onSearch(todayRange());
+          setRange(initial);
+          onSearch(initial);
         }}
       >
         Reset

@@ -2,8 +2,14 @@ import { useId, useState, type ReactNode } from 'react';
 import { FaChevronDown, FaChevronUp } from 'react-icons/fa';
 
 /** A list row that opens to show its details. */
-export function Expandable({ summary, children }: { summary: ReactNode; children: ReactNode }) {
-  const [open, setOpen] = useState(false);
+interface ExpandableProps {
+  summary: ReactNode;
+  children: ReactNode;
+  defaultOpen?: boolean;
+}
+
+export function Expandable({ summary, children, defaultOpen = false }: ExpandableProps) {
+  const [open, setOpen] = useState(defaultOpen);
   const id = useId();
   return (
     <li className={open ? 'row row--open' : 'row'}>

@@ -20,10 +20,13 @@ interface ListPageProps<T> {
   empty: string;
   filter: {
     page: number;
+    initial: { from: string; to: string };
     search: (range: { from: string; to: string }) => void;
     setPage: (page: number) => void;
   };
   children: (item: T) => ReactNode;
+  /** Shown between the filter and the list, such as a search box. */
+  toolbar?: ReactNode;
 }
 
 /** One's own list: the date filter, a loader, the error or empty text, the rows and the pages. */
@@ -31,7 +34,7 @@ export function ListPage<T>({ title, result, failed, empty, filter, children }: 
   return (
     <section className="list-page">
       <h1>{title}</h1>
-      <DateFilter onSearch={filter.search} />
+      <DateFilter onSearch={filter.search} initial={filter.initial} />
       {result.isLoading ? (
         <Spinner />
       ) : result.isError ? (

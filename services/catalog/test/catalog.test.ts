@@ -115,6 +115,28 @@ describe('the storefront reads', () => {
 });
 
 describe('an admin shapes the catalogue', () => {
+  it('takes a product with as many extra fields as the form allows (20), and refuses more', async () => {
+    const withFields = (count: number) => {
+      let req = catalog
+        .http()
+        .post('/api/create/product')
+        .set('Authorization', admin)
+        .field('productName', `Many fields ${count} ${Date.now()}`)
+        .field('price', '3')
+        .field('category_name', 'Steam');
+      for (let i = 0; i < count; i++) {
+        req = req
+          .field(`fields[${i}][fieldName]`, `field_${i}`)
+          .field(`fields[${i}][fieldType]`, 'TEXT')
+          .field(`fields[${i}][fieldValue]`, `value ${i}`);
+      }
+      return req.attach('image', IMAGE);
+    };
+    const created = await withFields(20).expect(201);
+    expect(created.body.product.fields).toHaveLength(20);
+    expect((await withFields(21)).status).toBe(400);
+  });
+
   it('creates a category in a section and a product in it with sanitised extra fields', async () => {
     const name = `Gift Boxes ${Date.now()}`;
     const created = await catalog

@@ -82,9 +82,18 @@ export function loadConfig<T extends z.ZodRawShape>(
 ): BaseConfig & z.infer<z.ZodObject<T>> {
   const config = parseEnv(baseEnv.extend(extra), env) as z.infer<typeof baseEnv> & z.infer<z.ZodObject<T>>;
   for (const name of Object.keys(DEV_SECRETS) as (keyof typeof DEV_SECRETS)[]) {
-    if (config[name]) continue;
-    if (config.NODE_ENV === 'production') throw new Error(`invalid configuration:\n  ${name}: required`);
-    config[name] = DEV_SECRETS[name];
+    config[name] = secretOrDevelopment(name, config[name], config.NODE_ENV);
   }
   return config as BaseConfig & z.infer<z.ZodObject<T>>;
+}
+
+/** A secret as configured; unset, the development one, except in production, where it is required. */
+export function secretOrDevelopment(
+  name: keyof typeof DEV_SECRETS,
+  value: string | undefined,
+  nodeEnv: string,
+): string {
+  if (value) return value;
+  if (nodeEnv === 'production') throw new Error(`invalid configuration:\n  ${name}: required`);
+  return DEV_SECRETS[name];
 }

@@ -107,3 +107,16 @@ export function imageProblem(file: { type: string; size: number }): string | und
   if (file.size > IMAGE_MAX_BYTES) return IMAGE_TEXTS.tooLarge;
   return undefined;
 }
+
+/** The six sections of the home page, spelled as the catalogue keeps them (spec §2, §3). */
+export const SECTION_NAMES = [
+  'Applications section',
+  'Games section',
+  'Cards section',
+  'قسم الرصيد والباقات',
+  'Numbers section',
+  'Social Media Section',
+] as const;
+
+/** Dynamic field names keep letters, digits and underscores; anything else becomes an underscore (spec §5). */
+export const sanitizeFieldName = (name: string) => name.replace(/[^A-Za-z0-9_]/g, '_');

@@ -7,6 +7,21 @@ export function redisConnection(url: string): IORedis {
   return new IORedis(url, { maxRetriesPerRequest: null, enableReadyCheck: true });
 }
 
+/**
+ * The store's BullMQ queues. The services that fill and work them and the gateway's
+ * operator board (/admin/queues) read the names from here.
+ */
+export const QUEUE_NAMES = {
+  /** auth: password-reset and contact e-mails. */
+  email: 'auth-email',
+  /** catalog: supplier catalogue sync. */
+  catalogueSync: 'catalog-sync',
+  /** orders: one placement at the supplier per paid supplier order. */
+  orderPlacement: 'order-placement',
+  /** orders: supplier order status sync. */
+  orderStatus: 'order-status',
+} as const;
+
 export const defaultJobOptions: JobsOptions = {
   attempts: 5,
   backoff: { type: 'exponential', delay: 1000 },

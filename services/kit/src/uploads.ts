@@ -18,7 +18,8 @@ export interface CheckedImage {
 export function imageForm(field: string): RequestHandler {
   const parse = multer({
     storage: multer.memoryStorage(),
-    limits: { fileSize: IMAGE_MAX_BYTES, files: 1, fields: 50, fieldSize: 10_000, parts: 60 },
+    // Room for a created product's 20 extra fields (three parts each) and its own six.
+    limits: { fileSize: IMAGE_MAX_BYTES, files: 1, fields: 70, fieldSize: 10_000, parts: 71 },
   }).single(field);
   return (req, res, next) => {
     parse(req, res, (err: unknown) => {

@@ -1,17 +1,9 @@
+import { SECTION_NAMES } from '@raseed/forms';
 import { Link } from 'react-router-dom';
 import { Picture } from '../../components/Picture';
 import { useSectionsQuery } from '../../features/catalog/api';
 
-/** The six fixed sections of the home page (spec §2); a missing one shows as a placeholder. */
-const SECTION_NAMES = [
-  'Applications section',
-  'Games section',
-  'Cards section',
-  'قسم الرصيد والباقات',
-  'Numbers section',
-  'Social Media Section',
-];
-
+/** The six fixed sections; one the catalogue does not answer shows as a placeholder. */
 export function HomePage() {
   const { data: sections } = useSectionsQuery();
   return (

@@ -1,18 +1,10 @@
 import { Expandable, StatusBadge } from '../../components/Expandable';
 import { ListPage } from '../../components/ListPage';
+import { Params } from '../../components/Params';
 import { useSession } from '../../features/auth/session';
 import { useMyOrdersQuery } from '../../features/ordering/api';
 import { displayTime, dollars } from '../../lib/format';
 import { useListFilter } from '../../lib/useListFilter';
-
-/** An order's params, stored as 'label:value' pairs joined by commas. */
-function parseParams(params: string | null): [string, string][] {
-  if (!params) return [];
-  return params.split(',').map((pair) => {
-    const at = pair.indexOf(':');
-    return at < 0 ? [pair, ''] : [pair.slice(0, at), pair.slice(at + 1)];
-  });
-}
 
 export function MyOrdersPage() {
   const { user } = useSession();
@@ -56,18 +48,7 @@ export function MyOrdersPage() {
         >
           <p>Order id: {order.id}</p>
           <h3>Additional Information</h3>
-          {parseParams(order.params).length ? (
-            <dl className="params">
-              {parseParams(order.params).map(([label, value]) => (
-                <div key={label}>
-                  <dt>{label}</dt>
-                  <dd>{value}</dd>
-                </div>
-              ))}
-            </dl>
-          ) : (
-            <p>Nothing to show</p>
-          )}
+          <Params params={order.params} />
           {order.replay_api && (
             <p className="reply">
               Reply: <span dir="auto">{order.replay_api}</span>

@@ -18,3 +18,8 @@ export const signUpSchema = accountFields
 export const signInSchema = z.object({ email: z.string(), password: z.string() });
 
 export { resetRequestSchema, resetSchema };
+
+/** Create Admin: the same fields and texts as sign-up, without the confirmation. */
+export const adminSchema = accountFields.superRefine((v, ctx) => {
+  checkAccount(v, ctx);
+});

@@ -1,4 +1,4 @@
-import { createQueue, createWorker, type Logger } from '@raseed/kit';
+import { createQueue, createWorker, QUEUE_NAMES, type Logger } from '@raseed/kit';
 import type IORedis from 'ioredis';
 import nodemailer from 'nodemailer';
 
@@ -10,7 +10,7 @@ export interface Email {
   replyTo?: string;
 }
 
-export const EMAIL_QUEUE = 'auth-email';
+export const EMAIL_QUEUE = QUEUE_NAMES.email;
 
 export function emailQueue(redis: IORedis, prefix: string) {
   return createQueue<Email>(EMAIL_QUEUE, redis, prefix);

@@ -1,4 +1,4 @@
-import { dollarAmount, toMicros, z } from '@raseed/kit';
+import { dollarAmount, sanitizeFieldName, toMicros, z } from '@raseed/kit';
 
 /** The spec's texts (§5, §8) that the server answers too. */
 export const texts = {
@@ -34,9 +34,6 @@ const filled = (message: string, max = NAME_MAX) =>
 
 const price = (required: string, invalid: string) =>
   dollarAmount({ required, invalid }, MAX_PRICE, { allowZero: true });
-
-/** Dynamic field names keep letters, digits and underscores; anything else becomes an underscore (spec §5). */
-export const sanitizeFieldName = (name: string) => name.replace(/[^A-Za-z0-9_]/g, '_');
 
 const field = z.object({
   fieldName: filled('Every extra field needs a name.', 50).transform(sanitizeFieldName),

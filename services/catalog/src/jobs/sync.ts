@@ -2,6 +2,7 @@ import {
   createQueue,
   createWorker,
   isDuplicateKey,
+  QUEUE_NAMES,
   withEvents,
   type DocumentLocks,
   type Logger,
@@ -14,7 +15,7 @@ import type { CatalogModels, SupplierProduct } from '../data/models';
 import { nameKey } from '../domain/sections';
 import { productChanged } from '../events/published';
 
-export const SYNC_QUEUE = 'catalog-sync';
+export const SYNC_QUEUE = QUEUE_NAMES.catalogueSync;
 const WRITE_BATCH = 500;
 const LOCK_MS = 10 * 60_000;
 

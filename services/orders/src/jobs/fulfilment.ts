@@ -1,9 +1,9 @@
-import { createQueue, createWorker, type Logger } from '@raseed/kit';
+import { createQueue, createWorker, QUEUE_NAMES, type Logger } from '@raseed/kit';
 import type IORedis from 'ioredis';
 import { placeAtSupplier, syncStatuses, type FulfilmentDeps } from '../domain/fulfilment';
 
-export const PLACEMENT_QUEUE = 'order-placement';
-export const STATUS_QUEUE = 'order-status';
+export const PLACEMENT_QUEUE = QUEUE_NAMES.orderPlacement;
+export const STATUS_QUEUE = QUEUE_NAMES.orderStatus;
 
 export interface FulfilmentOptions {
   prefix: string;

@@ -1,0 +1,77 @@
+import { useState } from 'react';
+import { toast } from 'react-toastify';
+import { ListPage } from '../../../components/ListPage';
+import { ADMIN_POLL_MS, useDecideOrderMutation, useOrdersQuery } from '../../../features/admin/api';
+import { OrderRow } from '../../../features/admin/OrderRow';
+import type { Order } from '../../../features/ordering/api';
+import { errorText } from '../../../lib/errors';
+import { useListFilter } from '../../../lib/useListFilter';
+
+/** Accept (with an optional reply the customer reads) or reject an order fulfilled by hand. */
+function Decision({ order }: { order: Order }) {
+  const [decide, { isLoading }] = useDecideOrderMutation();
+  const [replay, setReplay] = useState('');
+  const act = async (action: 'confirmed' | 'rejected') => {
+    const answer = await decide({
+      orderId: order.id,
+      action,
+      ...(replay.trim() && { replay: replay.trim() }),
+    });
+    if ('error' in answer) {
+      toast.error(errorText(answer.error, { failed: 'Failed to update order status.' }));
+      return;
+    }
+    toast.success(action === 'confirmed' ? 'Order has been accepted.' : 'Order has been rejected.');
+  };
+  return (
+    <div className="decision">
+      <label>
+        Reply to the customer (optional)
+        <textarea rows={2} value={replay} onChange={(e) => setReplay(e.target.value)} />
+      </label>
+      <div className="modal__actions">
+        <button type="button" className="button" disabled={isLoading} onClick={() => act('confirmed')}>
+          Accept
+        </button>
+        <button
+          type="button"
+          className="button button--danger"
+          disabled={isLoading}
+          onClick={() => act('rejected')}
+        >
+          Reject
+        </button>
+      </div>
+    </div>
+  );
+}
+
+export function ActiveOrdersPage() {
+  const filter = useListFilter({ everyDate: true });
+  const orders = useOrdersQuery(
+    { page: filter.page, status: 'waiting', ...filter.range },
+    { pollingInterval: ADMIN_POLL_MS },
+  );
+  return (
+    <ListPage
+      title="Active Orders"
+      result={{
+        isLoading: orders.isLoading,
+        isError: orders.isError,
+        error: orders.error,
+        items: orders.data?.orders ?? [],
+        totalPages: orders.data?.totalPages ?? 1,
+      }}
+      failed="Failed to fetch orders."
+      empty="No active orders found."
+      filter={filter}
+    >
+      {(order) => (
+        <OrderRow key={order.id} order={order} open>
+          {/* A supplier's order is decided by the supplier, never by hand. */}
+          {!order.order_id && order.product_id?.startsWith('c') && <Decision order={order} />}
+        </OrderRow>
+      )}
+    </ListPage>
+  );
+}

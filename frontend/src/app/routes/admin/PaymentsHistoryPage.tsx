@@ -1,0 +1,26 @@
+import { ListPage } from '../../../components/ListPage';
+import { usePaymentsQuery } from '../../../features/admin/api';
+import { PaymentRow } from '../../../features/admin/PaymentRow';
+import { useListFilter } from '../../../lib/useListFilter';
+
+export function PaymentsHistoryPage() {
+  const filter = useListFilter();
+  const payments = usePaymentsQuery({ page: filter.page, ...filter.range });
+  return (
+    <ListPage
+      title="Payments History"
+      result={{
+        isLoading: payments.isLoading,
+        isError: payments.isError,
+        error: payments.error,
+        items: payments.data?.payments ?? [],
+        totalPages: payments.data?.totalPages ?? 1,
+      }}
+      failed="Failed to fetch payments."
+      empty="No payments found."
+      filter={filter}
+    >
+      {(payment) => <PaymentRow key={payment.id} payment={payment} />}
+    </ListPage>
+  );
+}

@@ -1,0 +1,146 @@
+import { useState } from 'react';
+import { Link } from 'react-router-dom';
+import { toast } from 'react-toastify';
+import { Pagination } from '../../../components/Pagination';
+import { Spinner } from '../../../components/Spinner';
+import { useSearchUsersQuery, useUsersQuery, type AdminUser } from '../../../features/admin/api';
+import { UserActionModal, type UserAction } from '../../../features/admin/UserActions';
+import { errorText } from '../../../lib/errors';
+import { displayTime, dollars } from '../../../lib/format';
+
+function UserCard({ user, onAction }: { user: AdminUser; onAction: (action: UserAction) => void }) {
+  const button = (action: UserAction, label: string, className = 'button button--ghost') => (
+    <button type="button" className={className} onClick={() => onAction(action)}>
+      {label}
+    </button>
+  );
+  return (
+    <li className="user-card">
+      <h2 className="user-card__name">{user.username}</h2>
+      <dl className="params">
+        <div>
+          <dt>ID</dt>
+          <dd>{user.id}</dd>
+        </div>
+        <div>
+          <dt>Email</dt>
+          <dd>{user.email}</dd>
+        </div>
+        <div>
+          <dt>Phone</dt>
+          <dd>{user.phone || 'N/A'}</dd>
+        </div>
+        <div>
+          <dt>Joined</dt>
+          <dd>{displayTime(user.created_at)}</dd>
+        </div>
+        <div>
+          <dt>Sales</dt>
+          <dd>{dollars(user.sales)}</dd>
+        </div>
+        <div>
+          <dt>Discount</dt>
+          <dd>
+            {user.percentage
+              ? `${user.percentage}%${user.percentage_set_at ? ` since ${displayTime(user.percentage_set_at)}` : ''}`
+              : 'None'}
+          </dd>
+        </div>
+        <div>
+          <dt>Debt</dt>
+          <dd>{dollars(user.debt)}</dd>
+        </div>
+        <div>
+          <dt>Sales since the last discount</dt>
+          <dd>{dollars(user.lastsales)}</dd>
+        </div>
+      </dl>
+      <div className="user-card__actions">
+        {button('credit', 'Add to wallet', 'button')}
+        {button('withdraw', 'Withdraw')}
+        {button('debt', 'Add credit as debt')}
+        {button('editDebt', 'Change debt')}
+        {button('discount', user.percentage ? 'Change discount' : 'Add discount')}
+        <Link className="button button--ghost" to={`/profile/${user.id}`}>
+          Profile
+        </Link>
+      </div>
+    </li>
+  );
+}
+
+export function UsersPage() {
+  const [page, setPage] = useState(1);
+  const [typed, setTyped] = useState('');
+  const [query, setQuery] = useState('');
+  const [acting, setActing] = useState<{ user: AdminUser; action: UserAction } | null>(null);
+  const listed = useUsersQuery({ page }, { skip: !!query });
+  const found = useSearchUsersQuery(query, { skip: !query });
+  const result = query ? found : listed;
+  const users = query ? (found.data ?? []) : (listed.data?.users ?? []);
+
+  return (
+    <section>
+      <h1>All Users</h1>
+      <form
+        className="search-bar"
+        onSubmit={(event) => {
+          event.preventDefault();
+          if (!typed.trim()) return void toast.warning('Please enter a search query.');
+          setQuery(typed.trim());
+        }}
+      >
+        <input
+          type="search"
+          aria-label="Search users"
+          placeholder="Search by name, e-mail or phone"
+          value={typed}
+          onChange={(e) => setTyped(e.target.value)}
+        />
+        <button type="submit" className="button">
+          Search
+        </button>
+        {query && (
+          <button
+            type="button"
+            className="button button--ghost"
+            onClick={() => {
+              setTyped('');
+              setQuery('');
+            }}
+          >
+            Reset
+          </button>
+        )}
+      </form>
+      {result.isLoading || result.isFetching ? (
+        <Spinner />
+      ) : result.isError ? (
+        <p className="note note--error">
+          {errorText(result.error, {
+            failed: query
+              ? 'Failed to search users. Please try again.'
+              : 'Failed to fetch users. Please try again.',
+          })}
+        </p>
+      ) : !users.length ? (
+        <p className="empty">{query ? 'No users found matching your search.' : 'No users found.'}</p>
+      ) : (
+        <ul className="user-cards">
+          {users.map((user) => (
+            <UserCard key={user.id} user={user} onAction={(action) => setActing({ user, action })} />
+          ))}
+        </ul>
+      )}
+      {!query && <Pagination page={page} totalPages={listed.data?.totalPages ?? 1} onPage={setPage} />}
+      {acting && (
+        <UserActionModal
+          key={`${acting.user.id}-${acting.action}`}
+          user={acting.user}
+          action={acting.action}
+          onClose={() => setActing(null)}
+        />
+      )}
+    </section>
+  );
+}

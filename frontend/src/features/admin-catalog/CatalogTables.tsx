@@ -1,0 +1,139 @@
+import { useState } from 'react';
+import { FaEdit, FaTrash } from 'react-icons/fa';
+import { toast } from 'react-toastify';
+import { dollars, displayTime } from '../../lib/format';
+import {
+  useSetCategoryAvailabilityMutation,
+  useSetProductAvailabilityMutation,
+  type AdminCategory,
+  type CreatedProduct,
+} from './api';
+import { DeleteProductModal, EditPriceModal } from './ProductModals';
+import { StatusToggle } from './StatusToggle';
+
+/** The store's categories, each with its availability switch (spec §2 Create home, §4). */
+export function CategoriesTable({ categories }: { categories: AdminCategory[] }) {
+  const [setAvailability] = useSetCategoryAvailabilityMutation();
+  const toggle = async (category: AdminCategory, available: boolean) => {
+    const answer = await setAvailability({ id: category.id, available });
+    if ('error' in answer) toast.error('Failed to update the category. Please try again.');
+    else if (available) toast.success('The category is now Active!');
+    else toast.warning('The category is now Disabled!');
+  };
+  return (
+    <div className="table-scroll">
+      <table className="table catalog-table">
+        <thead>
+          <tr>
+            <th scope="col">ID</th>
+            <th scope="col">Category Name</th>
+            <th scope="col">Section</th>
+            <th scope="col">Status</th>
+            <th scope="col">Created At</th>
+          </tr>
+        </thead>
+        <tbody>
+          {categories.map((c) => (
+            <tr key={c.id}>
+              <td data-label="ID" className="catalog-table__id">
+                {c.id}
+              </td>
+              <td data-label="Category Name" className="catalog-table__name" dir="auto">
+                {c.category_name}
+              </td>
+              <td data-label="Section" dir="auto">
+                {c.section}
+              </td>
+              <td data-label="Status">
+                <StatusToggle
+                  label={`Status of ${c.category_name}`}
+                  on={c.available}
+                  onToggle={(on) => void toggle(c, on)}
+                />
+              </td>
+              <td data-label="Created At">{displayTime(c.created_at)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** The products admins created, with availability, price edit and delete (spec §2 Create home). */
+export function ProductsTable({ products }: { products: CreatedProduct[] }) {
+  const [setAvailability] = useSetProductAvailabilityMutation();
+  const [editing, setEditing] = useState<CreatedProduct | null>(null);
+  const [deleting, setDeleting] = useState<CreatedProduct | null>(null);
+  const toggle = async (product: CreatedProduct, available: boolean) => {
+    const answer = await setAvailability({ id: product.id, available });
+    if ('error' in answer) toast.error('Failed to update the product. Please try again.');
+    else if (available) toast.success('The product is now Active!');
+    else toast.warning('The product is now Disabled!');
+  };
+  return (
+    <>
+      <div className="table-scroll">
+        <table className="table catalog-table">
+          <thead>
+            <tr>
+              <th scope="col">ID</th>
+              <th scope="col">Product Name</th>
+              <th scope="col">Price</th>
+              <th scope="col">Category</th>
+              <th scope="col">Status</th>
+              <th scope="col">Created At</th>
+              <th scope="col">Action</th>
+            </tr>
+          </thead>
+          <tbody>
+            {products.map((p) => (
+              <tr key={p.id}>
+                <td data-label="ID" className="catalog-table__id">
+                  {p.id}
+                </td>
+                <td data-label="Product Name" className="catalog-table__name" dir="auto">
+                  {p.product_name}
+                </td>
+                <td data-label="Price">{dollars(p.price)}</td>
+                <td data-label="Category" dir="auto">
+                  {p.category_name}
+                </td>
+                <td data-label="Status">
+                  <StatusToggle
+                    label={`Status of ${p.product_name}`}
+                    on={p.available}
+                    onToggle={(on) => void toggle(p, on)}
+                  />
+                </td>
+                <td data-label="Created At">{displayTime(p.created_at)}</td>
+                <td data-label="Action">
+                  <span className="catalog-table__actions">
+                    <button
+                      type="button"
+                      className="icon-button icon-button--danger"
+                      aria-label={`Delete ${p.product_name}`}
+                      onClick={() => setDeleting(p)}
+                    >
+                      <FaTrash className="icon" aria-hidden="true" />
+                    </button>
+                    <button
+                      type="button"
+                      className="icon-button"
+                      aria-label={`Edit ${p.product_name}`}
+                      onClick={() => setEditing(p)}
+                    >
+                      <FaEdit className="icon" aria-hidden="true" />
+                    </button>
+                  </span>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <EditPriceModal key={editing?.id} product={editing} onClose={() => setEditing(null)} />
+      <DeleteProductModal product={deleting} onClose={() => setDeleting(null)} />
+    </>
+  );
+}

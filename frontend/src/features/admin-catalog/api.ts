@@ -1,0 +1,174 @@
+import { api } from '../../api/api';
+
+/** A store category as the back office lists it (spec §3 Category). */
+export interface AdminCategory {
+  id: string;
+  category_name: string;
+  section: string;
+  image: string;
+  available: boolean;
+  created_at: string;
+}
+
+/** A product an admin created ('c-' ids), fulfilled by hand (spec §3 Created product). */
+export interface CreatedProduct {
+  id: string;
+  product_name: string;
+  price: number;
+  category_name: string;
+  parent_id: string | null;
+  available: boolean;
+  image: string;
+  params: string[];
+  created_at: string;
+}
+
+/** A product of the external supplier at the supplier's price, 6 decimals (spec §3). */
+export interface SupplierProduct {
+  id: string;
+  name: string;
+  price: number;
+  category_name: string;
+  category_img: string;
+}
+
+/** The store's profit and image for one supplier product, matched by name. */
+export interface CustomProduct {
+  id: string;
+  product_name: string;
+  /** The multiplier, such as 1.1 for 10 % profit. */
+  percentage: number;
+  /** The same profit as a percentage with 2 decimals. */
+  profit_percent: number;
+  category_img: string | null;
+}
+
+/** A supplier category with the image the store shows for it. */
+export interface CustomCategory {
+  id: string;
+  name: string;
+  image: string;
+}
+
+// Every change here shows in the storefront: its category pages read the 'Catalog' tag too.
+const CHANGED = (_result: unknown, error: unknown) => (error ? [] : ['Catalog' as const]);
+
+/** The catalogue's back office (spec §2 Create home, Create Category/Product, Api Products/Categories). */
+export const adminCatalogApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    adminCategories: build.query<AdminCategory[], void>({
+      query: () => 'api/categories',
+      transformResponse: (answer: { categories: AdminCategory[] }) => answer.categories,
+      providesTags: ['Catalog'],
+    }),
+    createdProducts: build.query<CreatedProduct[], void>({
+      query: () => 'api/products',
+      providesTags: ['Catalog'],
+    }),
+    setCategoryAvailability: build.mutation<{ success: boolean }, { id: string; available: boolean }>({
+      query: ({ id, available }) => ({
+        url: `api/categories/${encodeURIComponent(id)}/availability`,
+        method: 'PUT',
+        body: { available },
+      }),
+      // The switch moves at once; a refusal puts it back.
+      async onQueryStarted({ id, available }, { dispatch, queryFulfilled }) {
+        const patch = dispatch(
+          adminCatalogApi.util.updateQueryData('adminCategories', undefined, (categories) => {
+            const category = categories.find((c) => c.id === id);
+            if (category) category.available = available;
+          }),
+        );
+        await queryFulfilled.catch(() => patch.undo());
+      },
+      invalidatesTags: CHANGED,
+    }),
+    setProductAvailability: build.mutation<{ success: boolean }, { id: string; available: boolean }>({
+      query: ({ id, available }) => ({
+        url: `api/products/${encodeURIComponent(id)}/availability`,
+        method: 'PUT',
+        body: { available },
+      }),
+      async onQueryStarted({ id, available }, { dispatch, queryFulfilled }) {
+        const patch = dispatch(
+          adminCatalogApi.util.updateQueryData('createdProducts', undefined, (products) => {
+            const product = products.find((p) => p.id === id);
+            if (product) product.available = available;
+          }),
+        );
+        await queryFulfilled.catch(() => patch.undo());
+      },
+      invalidatesTags: CHANGED,
+    }),
+    updateProductPrice: build.mutation<{ updateStatus: boolean }, { id: string; price: string }>({
+      // The price goes as typed: the server reads its digits exactly, never through a float.
+      query: ({ id, price }) => ({
+        url: `api/update/product/${encodeURIComponent(id)}`,
+        method: 'PUT',
+        body: { price },
+      }),
+      invalidatesTags: CHANGED,
+    }),
+    deleteProduct: build.mutation<{ deleteStatus: boolean }, string>({
+      query: (id) => ({ url: `api/delete/product/${encodeURIComponent(id)}`, method: 'DELETE' }),
+      invalidatesTags: CHANGED,
+    }),
+    /** Multipart: categoryName, section, image. */
+    createCategory: build.mutation<{ categoryStatus: boolean }, FormData>({
+      query: (body) => ({ url: 'api/create/category', method: 'POST', body }),
+      invalidatesTags: CHANGED,
+    }),
+    /** Multipart: productName, price, params, category_name, parent_id, image, fields[i][…]. */
+    createProduct: build.mutation<{ productStatus: boolean }, FormData>({
+      query: (body) => ({ url: 'api/create/product', method: 'POST', body }),
+      invalidatesTags: CHANGED,
+    }),
+    supplierProducts: build.query<SupplierProduct[], void>({
+      query: () => 'external/products',
+      providesTags: ['Catalog'],
+    }),
+    customProducts: build.query<CustomProduct[], void>({
+      query: () => 'api/custom-products',
+      providesTags: ['Catalog'],
+    }),
+    setProfitForAll: build.mutation<{ success: boolean }, { percentage: string }>({
+      query: (body) => ({ url: 'api/edit-custom-percentage', method: 'POST', body }),
+      invalidatesTags: CHANGED,
+    }),
+    /** Multipart: product_name, and a new percentage, a new image or both. */
+    editCustomProduct: build.mutation<CustomProduct, FormData>({
+      query: (body) => ({ url: 'api/edit-custom-products', method: 'PUT', body }),
+      invalidatesTags: CHANGED,
+    }),
+    customCategories: build.query<CustomCategory[], void>({
+      query: () => 'api/custom-categories',
+      providesTags: ['Catalog'],
+    }),
+    /** Multipart: image. */
+    editCustomCategory: build.mutation<CustomCategory, { id: string; body: FormData }>({
+      query: ({ id, body }) => ({
+        url: `api/edit-custom-categories/${encodeURIComponent(id)}`,
+        method: 'PUT',
+        body,
+      }),
+      invalidatesTags: CHANGED,
+    }),
+  }),
+});
+
+export const {
+  useAdminCategoriesQuery,
+  useCreatedProductsQuery,
+  useSetCategoryAvailabilityMutation,
+  useSetProductAvailabilityMutation,
+  useUpdateProductPriceMutation,
+  useDeleteProductMutation,
+  useCreateCategoryMutation,
+  useCreateProductMutation,
+  useSupplierProductsQuery,
+  useCustomProductsQuery,
+  useSetProfitForAllMutation,
+  useEditCustomProductMutation,
+  useCustomCategoriesQuery,
+  useEditCustomCategoryMutation,
+} = adminCatalogApi;

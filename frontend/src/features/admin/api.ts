@@ -1,0 +1,156 @@
+import { api } from '../../api/api';
+import type { Order } from '../ordering/api';
+import type { Payment } from '../payments/api';
+
+export interface AdminUser {
+  id: string;
+  username: string;
+  email: string;
+  phone: string;
+  role: string;
+  created_at: string;
+  percentage: number | null;
+  percentage_set_at: string | null;
+  debt: number;
+  sales: number;
+  lastsales: number;
+}
+
+export interface AdminListQuery {
+  page: number;
+  from?: string;
+  to?: string;
+}
+
+// A new waiting order or top-up shows in the menu and on the home page within 10 s.
+export const ADMIN_POLL_MS = 10_000;
+
+/** The back office's reads and decisions (spec §7). */
+export const adminApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    orderStats: build.query<{ totalOrders: number; waitingOrders: number }, void>({
+      query: () => 'api/orders/stats',
+      providesTags: ['Orders'],
+    }),
+    paymentStats: build.query<
+      {
+        totalPayments: number;
+        waitingPayments: number;
+        totalSales: number;
+        weeklySales: number;
+        monthlySales: number;
+      },
+      void
+    >({
+      query: () => 'api/payments/stats',
+      providesTags: ['Payments'],
+    }),
+    userCount: build.query<{ count: number }, void>({
+      query: () => 'api/users/count',
+      providesTags: ['User'],
+    }),
+    orders: build.query<{ orders: Order[]; totalPages: number }, AdminListQuery & { status?: string }>({
+      query: (params) => ({ url: 'api/orders', params: { ...params, limit: 10 } }),
+      providesTags: ['Orders'],
+    }),
+    decideOrder: build.mutation<
+      { success: boolean; message: string },
+      { orderId: string; action: 'confirmed' | 'rejected'; replay?: string }
+    >({
+      query: (body) => ({ url: 'api/orders/action', method: 'POST', body }),
+      invalidatesTags: ['Orders', 'Wallet'],
+    }),
+    payments: build.query<{ payments: Payment[]; totalPages: number }, AdminListQuery>({
+      query: (params) => ({ url: 'api/payments', params: { ...params, limit: 10 } }),
+      providesTags: ['Payments'],
+    }),
+    waitingPayments: build.query<{ payments: Payment[]; totalPages: number }, AdminListQuery>({
+      query: (params) => ({ url: 'api/waiting-payments', params: { ...params, limit: 10 } }),
+      providesTags: ['Payments'],
+    }),
+    decidePayment: build.mutation<
+      { success: boolean; color: string; message: string },
+      { id: string; action: 'confirmed' | 'rejected' }
+    >({
+      query: ({ id, action }) => ({
+        url: `api/payments/${encodeURIComponent(id)}/update-status`,
+        method: 'PUT',
+        body: { action },
+      }),
+      invalidatesTags: ['Payments', 'Wallet'],
+    }),
+    users: build.query<{ users: AdminUser[]; totalPages: number }, { page: number }>({
+      query: ({ page }) => ({ url: 'api/users', params: { page, limit: 10 } }),
+      providesTags: ['User'],
+    }),
+    searchUsers: build.query<AdminUser[], string>({
+      query: (query) => ({ url: 'api/users/search', params: { query } }),
+      providesTags: ['User'],
+    }),
+    adminPayment: build.mutation<
+      { paymentStatus: boolean; message: string },
+      { user_id: string; amount: number; type: 'IN' | 'OUT'; idempotencyKey: string }
+    >({
+      query: ({ idempotencyKey, ...body }) => ({
+        url: 'api/payments',
+        method: 'POST',
+        body: { ...body, product_name: 'Payment', status: 'confirmed', image: null },
+        headers: { 'Idempotency-Key': idempotencyKey },
+      }),
+      invalidatesTags: ['User', 'Wallet', 'Payments'],
+    }),
+    debtPayment: build.mutation<
+      { paymentStatus: boolean; message: string },
+      { user_id: string; amount: number; idempotencyKey: string }
+    >({
+      query: ({ idempotencyKey, ...body }) => ({
+        url: 'api/debtpayment',
+        method: 'POST',
+        body: { ...body, type: 'IN', product_name: 'Payment', status: 'confirmed', image: null },
+        headers: { 'Idempotency-Key': idempotencyKey },
+      }),
+      invalidatesTags: ['User', 'Wallet', 'Payments'],
+    }),
+    editDebt: build.mutation<
+      { debtStatus: boolean; message: string },
+      { user_id: string; newdebt: number; idempotencyKey: string }
+    >({
+      query: ({ idempotencyKey, ...body }) => ({
+        url: 'api/editdebt',
+        method: 'POST',
+        body,
+        headers: { 'Idempotency-Key': idempotencyKey },
+      }),
+      invalidatesTags: ['User', 'Wallet'],
+    }),
+    setDiscount: build.mutation<{ success: boolean }, { user_id: string; percentage: number | null }>({
+      query: (body) => ({ url: 'api/discount', method: 'POST', body }),
+      invalidatesTags: ['User', 'Catalog'],
+    }),
+    createAdmin: build.mutation<
+      { success: boolean; message: string },
+      { username: string; email: string; phone: string; password: string }
+    >({
+      query: (body) => ({ url: 'api/create-admin', method: 'POST', body }),
+      invalidatesTags: ['User'],
+    }),
+  }),
+});
+
+export const {
+  useOrderStatsQuery,
+  usePaymentStatsQuery,
+  useUserCountQuery,
+  useOrdersQuery,
+  useDecideOrderMutation,
+  usePaymentsQuery,
+  useWaitingPaymentsQuery,
+  useDecidePaymentMutation,
+  useUsersQuery,
+  useSearchUsersQuery,
+  useAdminPaymentMutation,
+  useDebtPaymentMutation,
+  useEditDebtMutation,
+  useSetDiscountMutation,
+  useCreateAdminMutation,
+} = adminApi;
