@@ -1,23 +1,24 @@
 import type { SerializedError } from '@reduxjs/toolkit';
 import type { FetchBaseQueryError } from '@reduxjs/toolkit/query';
 import type { ReactNode } from 'react';
-import { errorText } from '../lib/errors';
+import { errorText, httpStatus } from '../lib/errors';
 import { DateFilter } from './DateFilter';
 import { Pagination } from './Pagination';
 import { Spinner } from './Spinner';
 
 interface ListPageProps<T> {
   title: string;
-  /** A page of the list as RTK Query answers it. */
-  result: {
+  /** The page of the list as RTK Query answers it. */
+  query: {
     isLoading: boolean;
-    isError: boolean;
     error?: FetchBaseQueryError | SerializedError;
-    items: T[];
-    totalPages: number;
+    data?: { totalPages: number };
   };
+  items: T[] | undefined;
   failed: string;
   empty: string;
+  /** Where a 404 means there is nothing to list (spec §8: waiting payments). */
+  notFoundIsEmpty?: boolean;
   filter: {
     page: number;
     initial: { from: string; to: string };
@@ -25,32 +26,32 @@ interface ListPageProps<T> {
     setPage: (page: number) => void;
   };
   children: (item: T) => ReactNode;
-  /** Shown between the filter and the list, such as a search box. */
-  toolbar?: ReactNode;
 }
 
-/** One's own list: the date filter, a loader, the error or empty text, the rows and the pages. */
-export function ListPage<T>({ title, result, failed, empty, filter, children }: ListPageProps<T>) {
+/** A paged list: the date filter, a loader, the error or empty text, the rows and the pages. */
+export function ListPage<T>(props: ListPageProps<T>) {
+  const { title, query, items = [], failed, empty, notFoundIsEmpty, filter, children } = props;
+  const error = notFoundIsEmpty && httpStatus(query.error) === 404 ? undefined : query.error;
   return (
     <section className="list-page">
       <h1>{title}</h1>
       <DateFilter onSearch={filter.search} initial={filter.initial} />
-      {result.isLoading ? (
+      {query.isLoading ? (
         <Spinner />
-      ) : result.isError ? (
+      ) : error ? (
         <p className="note note--error">
-          {errorText(result.error, {
+          {errorText(error, {
             failed,
             unreachable: 'Unable to reach the server.',
             unexpected: 'An unexpected error occurred.',
           })}
         </p>
-      ) : !result.items.length ? (
+      ) : !items.length ? (
         <p className="empty">{empty}</p>
       ) : (
-        <ul className="rows">{result.items.map(children)}</ul>
+        <ul className="rows">{items.map(children)}</ul>
       )}
-      <Pagination page={filter.page} totalPages={result.totalPages} onPage={filter.setPage} />
+      <Pagination page={filter.page} totalPages={query.data?.totalPages ?? 1} onPage={filter.setPage} />
     </section>
   );
 }

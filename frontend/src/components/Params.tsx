@@ -1,3 +1,5 @@
+import { Details } from './Details';
+
 /** An order's params, stored as 'label:value' pairs joined by commas. */
 export function parseParams(params: string | null): [string, string][] {
   if (!params) return [];
@@ -10,15 +12,5 @@ export function parseParams(params: string | null): [string, string][] {
 /** The params a customer typed with an order, or 'Nothing to show'. */
 export function Params({ params }: { params: string | null }) {
   const pairs = parseParams(params);
-  if (!pairs.length) return <p>Nothing to show</p>;
-  return (
-    <dl className="params">
-      {pairs.map(([label, value]) => (
-        <div key={label}>
-          <dt>{label}</dt>
-          <dd>{value}</dd>
-        </div>
-      ))}
-    </dl>
-  );
+  return pairs.length ? <Details items={pairs} /> : <p>Nothing to show</p>;
 }

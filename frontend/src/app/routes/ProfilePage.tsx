@@ -4,6 +4,7 @@ import { Navigate, useNavigate, useParams } from 'react-router-dom';
 import { toast } from 'react-toastify';
 import { api } from '../../api/api';
 import { Arabic, REMAINING_DEBT } from '../../components/Arabic';
+import { Details } from '../../components/Details';
 import { Modal } from '../../components/Modal';
 import { Pagination } from '../../components/Pagination';
 import { Spinner } from '../../components/Spinner';
@@ -128,20 +129,13 @@ function Profile({ id, own }: { id: string; own: boolean }) {
           </p>
         )}
       </div>
-      <dl className="params">
-        <div>
-          <dt>Username</dt>
-          <dd>{user.username}</dd>
-        </div>
-        <div>
-          <dt>Email</dt>
-          <dd>{user.email}</dd>
-        </div>
-        <div>
-          <dt>Phone</dt>
-          <dd>{user.phone || 'N/A'}</dd>
-        </div>
-      </dl>
+      <Details
+        items={[
+          ['Username', user.username],
+          ['Email', user.email],
+          ['Phone', user.phone || 'N/A'],
+        ]}
+      />
       <div className="profile__actions">
         <button type="button" className="button" onClick={() => navigate('/request-reset-password')}>
           Reset Password

@@ -1,7 +1,6 @@
-import { useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { toast } from 'react-toastify';
-import { PasswordInput } from '../../components/PasswordInput';
+import { AccountFields } from '../../features/auth/AccountFields';
 import { useSignUpMutation } from '../../features/auth/api';
 import { signUpSchema } from '../../features/auth/forms';
 import { errorText } from '../../lib/errors';
@@ -10,7 +9,6 @@ import { useZodForm, warnFirst } from '../../lib/forms';
 export function SignUpPage() {
   const navigate = useNavigate();
   const [signUp] = useSignUpMutation();
-  const [shown, setShown] = useState(false);
   const form = useZodForm(signUpSchema, {
     username: '',
     email: '',
@@ -35,31 +33,11 @@ export function SignUpPage() {
       <h1>Sign Up</h1>
       <form onSubmit={submit} noValidate>
         <fieldset disabled={busy}>
-          <label>
-            Username
-            <input autoComplete="username" {...form.register('username')} />
-          </label>
-          <label>
-            Email
-            <input type="email" autoComplete="email" {...form.register('email')} />
-          </label>
-          <PasswordInput
-            label="Password"
-            autoComplete="new-password"
-            shown={shown}
-            onToggle={() => setShown(!shown)}
-            {...form.register('password')}
+          <AccountFields
+            register={form.register}
+            confirm={form.register('confirmPassword')}
+            phoneLabel="Phone Number"
           />
-          <PasswordInput
-            label="Confirm Password"
-            autoComplete="new-password"
-            shown={shown}
-            {...form.register('confirmPassword')}
-          />
-          <label>
-            Phone Number
-            <input type="tel" autoComplete="tel" {...form.register('phone')} />
-          </label>
           <button type="submit" className="button button--wide">
             {busy ? 'Signing up...' : 'Sign Up'}
           </button>

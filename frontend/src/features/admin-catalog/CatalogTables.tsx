@@ -2,24 +2,25 @@ import { useState } from 'react';
 import { FaEdit, FaTrash } from 'react-icons/fa';
 import { toast } from 'react-toastify';
 import { dollars, displayTime } from '../../lib/format';
-import {
-  useSetCategoryAvailabilityMutation,
-  useSetProductAvailabilityMutation,
-  type AdminCategory,
-  type CreatedProduct,
-} from './api';
+import { useSetAvailabilityMutation, type AdminCategory, type CreatedProduct } from './api';
 import { DeleteProductModal, EditPriceModal } from './ProductModals';
 import { StatusToggle } from './StatusToggle';
 
+/** A switch of availability with the spec's toasts (§4): the category or product is now Active or Disabled. */
+function useToggle(kind: 'category' | 'product') {
+  const [setAvailability] = useSetAvailabilityMutation();
+  return async (item: { id: string }, available: boolean) => {
+    const kinds = kind === 'category' ? 'categories' : 'products';
+    const answer = await setAvailability({ kind: kinds, id: item.id, available });
+    if ('error' in answer) toast.error(`Failed to update the ${kind}. Please try again.`);
+    else if (available) toast.success(`The ${kind} is now Active!`);
+    else toast.warning(`The ${kind} is now Disabled!`);
+  };
+}
+
 /** The store's categories, each with its availability switch (spec §2 Create home, §4). */
 export function CategoriesTable({ categories }: { categories: AdminCategory[] }) {
-  const [setAvailability] = useSetCategoryAvailabilityMutation();
-  const toggle = async (category: AdminCategory, available: boolean) => {
-    const answer = await setAvailability({ id: category.id, available });
-    if ('error' in answer) toast.error('Failed to update the category. Please try again.');
-    else if (available) toast.success('The category is now Active!');
-    else toast.warning('The category is now Disabled!');
-  };
+  const toggle = useToggle('category');
   return (
     <div className="table-scroll">
       <table className="table catalog-table">
@@ -62,15 +63,9 @@ export function CategoriesTable({ categories }: { categories: AdminCategory[] })
 
 /** The products admins created, with availability, price edit and delete (spec §2 Create home). */
 export function ProductsTable({ products }: { products: CreatedProduct[] }) {
-  const [setAvailability] = useSetProductAvailabilityMutation();
+  const toggle = useToggle('product');
   const [editing, setEditing] = useState<CreatedProduct | null>(null);
   const [deleting, setDeleting] = useState<CreatedProduct | null>(null);
-  const toggle = async (product: CreatedProduct, available: boolean) => {
-    const answer = await setAvailability({ id: product.id, available });
-    if ('error' in answer) toast.error('Failed to update the product. Please try again.');
-    else if (available) toast.success('The product is now Active!');
-    else toast.warning('The product is now Disabled!');
-  };
   return (
     <>
       <div className="table-scroll">

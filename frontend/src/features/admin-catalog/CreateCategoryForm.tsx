@@ -4,7 +4,7 @@ import { errorText } from '../../lib/errors';
 import { useZodForm, warnFirst } from '../../lib/forms';
 import { useCreateCategoryMutation } from './api';
 import { categorySchema, SECTION_NAMES } from './forms';
-import { ImageInput } from './ImageInput';
+import { ImageInput } from '../../components/ImageInput';
 import { texts } from './texts';
 
 /** A new category in one of the six sections (spec §2 Create Category, §5). */

@@ -7,7 +7,7 @@ import { errorText } from '../../lib/errors';
 import { useZodForm } from '../../lib/forms';
 import { useCreateProductMutation, type AdminCategory } from './api';
 import { FIELD_TYPES, fieldName, productSchema, warnFirstProblem } from './forms';
-import { ImageInput } from './ImageInput';
+import { ImageInput } from '../../components/ImageInput';
 import { texts } from './texts';
 
 type ProductForm = z.input<typeof productSchema>;

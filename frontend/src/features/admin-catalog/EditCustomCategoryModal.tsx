@@ -4,7 +4,7 @@ import { Modal } from '../../components/Modal';
 import { Picture } from '../../components/Picture';
 import { errorText } from '../../lib/errors';
 import { useEditCustomCategoryMutation, type CustomCategory } from './api';
-import { ImageInput } from './ImageInput';
+import { ImageInput } from '../../components/ImageInput';
 import { texts } from './texts';
 
 interface EditCustomCategoryModalProps {

@@ -2,7 +2,8 @@ import { useState } from 'react';
 import { toast } from 'react-toastify';
 import { Modal } from '../../components/Modal';
 import { useEditCustomProductMutation, type CustomProduct, type SupplierProduct } from './api';
-import { ImageInput } from './ImageInput';
+import { Details } from '../../components/Details';
+import { ImageInput } from '../../components/ImageInput';
 import { ProfitInput } from './ProfitInput';
 import { profitMultiplier, supplierDollars, withProfit } from './pricing';
 import { serverText } from './texts';
@@ -58,20 +59,13 @@ export function EditSupplierProductModal({ product, onClose }: EditSupplierProdu
           Name
           <input readOnly value={product.name} dir="auto" />
         </label>
-        <dl className="params">
-          <div>
-            <dt>Original API price</dt>
-            <dd>{supplierDollars(product.price)}</dd>
-          </div>
-          <div>
-            <dt>Original profit percentage</dt>
-            <dd>{custom.profit_percent.toFixed(2)}%</dd>
-          </div>
-          <div>
-            <dt>Current price after profit</dt>
-            <dd>{supplierDollars(product.shownPrice)}</dd>
-          </div>
-        </dl>
+        <Details
+          items={[
+            ['Original API price', supplierDollars(product.price)],
+            ['Original profit percentage', `${custom.profit_percent.toFixed(2)}%`],
+            ['Current price after profit', supplierDollars(product.shownPrice)],
+          ]}
+        />
         <fieldset disabled={saving}>
           <label>
             New Profit %

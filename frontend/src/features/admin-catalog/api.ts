@@ -65,36 +65,25 @@ export const adminCatalogApi = api.injectEndpoints({
       query: () => 'api/products',
       providesTags: ['Catalog'],
     }),
-    setCategoryAvailability: build.mutation<{ success: boolean }, { id: string; available: boolean }>({
-      query: ({ id, available }) => ({
-        url: `api/categories/${encodeURIComponent(id)}/availability`,
+    /** A category's or a created product's switch: it moves at once, and a refusal puts it back. */
+    setAvailability: build.mutation<
+      { success: boolean },
+      { kind: 'categories' | 'products'; id: string; available: boolean }
+    >({
+      query: ({ kind, id, available }) => ({
+        url: `api/${kind}/${encodeURIComponent(id)}/availability`,
         method: 'PUT',
         body: { available },
       }),
-      // The switch moves at once; a refusal puts it back.
-      async onQueryStarted({ id, available }, { dispatch, queryFulfilled }) {
+      async onQueryStarted({ kind, id, available }, { dispatch, queryFulfilled }) {
+        const switchOne = (items: { id: string; available: boolean }[]) => {
+          const item = items.find((i) => i.id === id);
+          if (item) item.available = available;
+        };
         const patch = dispatch(
-          adminCatalogApi.util.updateQueryData('adminCategories', undefined, (categories) => {
-            const category = categories.find((c) => c.id === id);
-            if (category) category.available = available;
-          }),
-        );
-        await queryFulfilled.catch(() => patch.undo());
-      },
-      invalidatesTags: CHANGED,
-    }),
-    setProductAvailability: build.mutation<{ success: boolean }, { id: string; available: boolean }>({
-      query: ({ id, available }) => ({
-        url: `api/products/${encodeURIComponent(id)}/availability`,
-        method: 'PUT',
-        body: { available },
-      }),
-      async onQueryStarted({ id, available }, { dispatch, queryFulfilled }) {
-        const patch = dispatch(
-          adminCatalogApi.util.updateQueryData('createdProducts', undefined, (products) => {
-            const product = products.find((p) => p.id === id);
-            if (product) product.available = available;
-          }),
+          kind === 'categories'
+            ? adminCatalogApi.util.updateQueryData('adminCategories', undefined, switchOne)
+            : adminCatalogApi.util.updateQueryData('createdProducts', undefined, switchOne),
         );
         await queryFulfilled.catch(() => patch.undo());
       },
@@ -159,8 +148,7 @@ export const adminCatalogApi = api.injectEndpoints({
 export const {
   useAdminCategoriesQuery,
   useCreatedProductsQuery,
-  useSetCategoryAvailabilityMutation,
-  useSetProductAvailabilityMutation,
+  useSetAvailabilityMutation,
   useUpdateProductPriceMutation,
   useDeleteProductMutation,
   useCreateCategoryMutation,

@@ -1,7 +1,7 @@
-import { imageProblem } from '@raseed/forms';
 import { useState } from 'react';
 import { toast } from 'react-toastify';
 import { z } from 'zod';
+import { ImageInput } from '../../components/ImageInput';
 import { Modal } from '../../components/Modal';
 import { errorText } from '../../lib/errors';
 import { useZodForm, warnFirst } from '../../lib/forms';
@@ -85,22 +85,7 @@ export function TopUpModal({ method, user, onClose }: TopUpModalProps) {
             Amount to send:{' '}
             <strong data-testid="amount-to-send">{((amount * method.sharePercent) / 100).toFixed(2)}$</strong>
           </p>
-          <label>
-            Transfer screenshot
-            <input
-              type="file"
-              accept="image/jpeg,image/png,image/webp"
-              onChange={(e) => {
-                const file = e.currentTarget.files?.[0] ?? null;
-                const problem = file && imageProblem(file);
-                if (problem) {
-                  toast.warning(problem);
-                  e.currentTarget.value = '';
-                  setReceipt(null);
-                } else setReceipt(file);
-              }}
-            />
-          </label>
+          <ImageInput label="Transfer screenshot" onChoose={setReceipt} />
           <div className="modal__actions">
             <button type="button" className="button button--ghost" onClick={close}>
               Cancel

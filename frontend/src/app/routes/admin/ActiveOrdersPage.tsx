@@ -1,17 +1,18 @@
 import { useState } from 'react';
 import { toast } from 'react-toastify';
 import { ListPage } from '../../../components/ListPage';
+import { DecisionButtons, type Decision } from '../../../features/admin/DecisionButtons';
 import { ADMIN_POLL_MS, useDecideOrderMutation, useOrdersQuery } from '../../../features/admin/api';
-import { OrderRow } from '../../../features/admin/OrderRow';
+import { OrderRow } from '../../../features/ordering/OrderRow';
 import type { Order } from '../../../features/ordering/api';
 import { errorText } from '../../../lib/errors';
 import { useListFilter } from '../../../lib/useListFilter';
 
 /** Accept (with an optional reply the customer reads) or reject an order fulfilled by hand. */
-function Decision({ order }: { order: Order }) {
+function OrderDecision({ order }: { order: Order }) {
   const [decide, { isLoading }] = useDecideOrderMutation();
   const [replay, setReplay] = useState('');
-  const act = async (action: 'confirmed' | 'rejected') => {
+  const act = async (action: Decision) => {
     const answer = await decide({
       orderId: order.id,
       action,
@@ -29,19 +30,7 @@ function Decision({ order }: { order: Order }) {
         Reply to the customer (optional)
         <textarea rows={2} value={replay} onChange={(e) => setReplay(e.target.value)} />
       </label>
-      <div className="modal__actions">
-        <button type="button" className="button" disabled={isLoading} onClick={() => act('confirmed')}>
-          Accept
-        </button>
-        <button
-          type="button"
-          className="button button--danger"
-          disabled={isLoading}
-          onClick={() => act('rejected')}
-        >
-          Reject
-        </button>
-      </div>
+      <DecisionButtons confirmLabel="Accept" busy={isLoading} onDecide={(action) => void act(action)} />
     </div>
   );
 }
@@ -55,21 +44,16 @@ export function ActiveOrdersPage() {
   return (
     <ListPage
       title="Active Orders"
-      result={{
-        isLoading: orders.isLoading,
-        isError: orders.isError,
-        error: orders.error,
-        items: orders.data?.orders ?? [],
-        totalPages: orders.data?.totalPages ?? 1,
-      }}
+      query={orders}
+      items={orders.data?.orders}
       failed="Failed to fetch orders."
       empty="No active orders found."
       filter={filter}
     >
       {(order) => (
-        <OrderRow key={order.id} order={order} open>
+        <OrderRow key={order.id} order={order} staff open>
           {/* A supplier's order is decided by the supplier, never by hand. */}
-          {!order.order_id && order.product_id?.startsWith('c') && <Decision order={order} />}
+          {!order.order_id && order.product_id?.startsWith('c') && <OrderDecision order={order} />}
         </OrderRow>
       )}
     </ListPage>

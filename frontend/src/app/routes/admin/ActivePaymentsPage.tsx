@@ -1,18 +1,19 @@
 import { toast } from 'react-toastify';
 import { ListPage } from '../../../components/ListPage';
+import { DecisionButtons, type Decision } from '../../../features/admin/DecisionButtons';
 import {
   ADMIN_POLL_MS,
   useDecidePaymentMutation,
   useWaitingPaymentsQuery,
 } from '../../../features/admin/api';
-import { PaymentRow } from '../../../features/admin/PaymentRow';
+import { PaymentRow } from '../../../features/payments/PaymentRow';
 import type { Payment } from '../../../features/payments/api';
-import { errorText, httpStatus } from '../../../lib/errors';
+import { errorText } from '../../../lib/errors';
 import { useListFilter } from '../../../lib/useListFilter';
 
-function Decision({ payment }: { payment: Payment }) {
+function PaymentDecision({ payment }: { payment: Payment }) {
   const [decide, { isLoading }] = useDecidePaymentMutation();
-  const act = async (action: 'confirmed' | 'rejected') => {
+  const act = async (action: Decision) => {
     const answer = await decide({ id: payment.id, action });
     if ('error' in answer) {
       toast.error(errorText(answer.error, { failed: 'Failed to update payment status.' }));
@@ -21,21 +22,7 @@ function Decision({ payment }: { payment: Payment }) {
     const show = answer.data.color === 'warning' ? toast.warning : toast.success;
     show(answer.data.message);
   };
-  return (
-    <div className="modal__actions">
-      <button type="button" className="button" disabled={isLoading} onClick={() => act('confirmed')}>
-        Confirm
-      </button>
-      <button
-        type="button"
-        className="button button--danger"
-        disabled={isLoading}
-        onClick={() => act('rejected')}
-      >
-        Reject
-      </button>
-    </div>
-  );
+  return <DecisionButtons confirmLabel="Confirm" busy={isLoading} onDecide={(action) => void act(action)} />;
 }
 
 export function ActivePaymentsPage() {
@@ -44,25 +31,19 @@ export function ActivePaymentsPage() {
     { page: filter.page, ...filter.range },
     { pollingInterval: ADMIN_POLL_MS },
   );
-  // A 404 means nothing is waiting (spec §8).
-  const empty = httpStatus(payments.error) === 404;
   return (
     <ListPage
       title="Active Payments"
-      result={{
-        isLoading: payments.isLoading,
-        isError: payments.isError && !empty,
-        error: payments.error,
-        items: payments.data?.payments ?? [],
-        totalPages: payments.data?.totalPages ?? 1,
-      }}
+      query={payments}
+      items={payments.data?.payments}
+      notFoundIsEmpty
       failed="Failed to fetch payments."
       empty="No Active payments found."
       filter={filter}
     >
       {(payment) => (
         <PaymentRow key={payment.id} payment={payment}>
-          <Decision payment={payment} />
+          <PaymentDecision payment={payment} />
         </PaymentRow>
       )}
     </ListPage>

@@ -1,6 +1,6 @@
 import { ListPage } from '../../../components/ListPage';
 import { useOrdersQuery } from '../../../features/admin/api';
-import { OrderRow } from '../../../features/admin/OrderRow';
+import { OrderRow } from '../../../features/ordering/OrderRow';
 import { useListFilter } from '../../../lib/useListFilter';
 
 export function OrdersHistoryPage() {
@@ -9,18 +9,13 @@ export function OrdersHistoryPage() {
   return (
     <ListPage
       title="Orders History"
-      result={{
-        isLoading: orders.isLoading,
-        isError: orders.isError,
-        error: orders.error,
-        items: orders.data?.orders ?? [],
-        totalPages: orders.data?.totalPages ?? 1,
-      }}
+      query={orders}
+      items={orders.data?.orders}
       failed="Failed to fetch orders."
       empty="No orders found."
       filter={filter}
     >
-      {(order) => <OrderRow key={order.id} order={order} />}
+      {(order) => <OrderRow key={order.id} order={order} staff />}
     </ListPage>
   );
 }

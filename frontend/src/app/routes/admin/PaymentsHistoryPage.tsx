@@ -1,6 +1,6 @@
 import { ListPage } from '../../../components/ListPage';
 import { usePaymentsQuery } from '../../../features/admin/api';
-import { PaymentRow } from '../../../features/admin/PaymentRow';
+import { PaymentRow } from '../../../features/payments/PaymentRow';
 import { useListFilter } from '../../../lib/useListFilter';
 
 export function PaymentsHistoryPage() {
@@ -9,13 +9,8 @@ export function PaymentsHistoryPage() {
   return (
     <ListPage
       title="Payments History"
-      result={{
-        isLoading: payments.isLoading,
-        isError: payments.isError,
-        error: payments.error,
-        items: payments.data?.payments ?? [],
-        totalPages: payments.data?.totalPages ?? 1,
-      }}
+      query={payments}
+      items={payments.data?.payments}
       failed="Failed to fetch payments."
       empty="No payments found."
       filter={filter}

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { toast } from 'react-toastify';
+import { Details } from '../../../components/Details';
 import { Pagination } from '../../../components/Pagination';
 import { Spinner } from '../../../components/Spinner';
 import { useSearchUsersQuery, useUsersQuery, type AdminUser } from '../../../features/admin/api';
@@ -14,47 +15,24 @@ function UserCard({ user, onAction }: { user: AdminUser; onAction: (action: User
       {label}
     </button>
   );
+  const discount = user.percentage
+    ? `${user.percentage}%${user.percentage_set_at ? ` since ${displayTime(user.percentage_set_at)}` : ''}`
+    : 'None';
   return (
     <li className="user-card">
       <h2 className="user-card__name">{user.username}</h2>
-      <dl className="params">
-        <div>
-          <dt>ID</dt>
-          <dd>{user.id}</dd>
-        </div>
-        <div>
-          <dt>Email</dt>
-          <dd>{user.email}</dd>
-        </div>
-        <div>
-          <dt>Phone</dt>
-          <dd>{user.phone || 'N/A'}</dd>
-        </div>
-        <div>
-          <dt>Joined</dt>
-          <dd>{displayTime(user.created_at)}</dd>
-        </div>
-        <div>
-          <dt>Sales</dt>
-          <dd>{dollars(user.sales)}</dd>
-        </div>
-        <div>
-          <dt>Discount</dt>
-          <dd>
-            {user.percentage
-              ? `${user.percentage}%${user.percentage_set_at ? ` since ${displayTime(user.percentage_set_at)}` : ''}`
-              : 'None'}
-          </dd>
-        </div>
-        <div>
-          <dt>Debt</dt>
-          <dd>{dollars(user.debt)}</dd>
-        </div>
-        <div>
-          <dt>Sales since the last discount</dt>
-          <dd>{dollars(user.lastsales)}</dd>
-        </div>
-      </dl>
+      <Details
+        items={[
+          ['ID', user.id],
+          ['Email', user.email],
+          ['Phone', user.phone || 'N/A'],
+          ['Joined', displayTime(user.created_at)],
+          ['Sales', dollars(user.sales)],
+          ['Discount', discount],
+          ['Debt', dollars(user.debt)],
+          ['Sales since the last discount', dollars(user.lastsales)],
+        ]}
+      />
       <div className="user-card__actions">
         {button('credit', 'Add to wallet', 'button')}
         {button('withdraw', 'Withdraw')}

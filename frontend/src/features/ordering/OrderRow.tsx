@@ -2,10 +2,18 @@ import type { ReactNode } from 'react';
 import { Expandable, StatusBadge } from '../../components/Expandable';
 import { Params } from '../../components/Params';
 import { displayTime, dollars } from '../../lib/format';
-import type { Order } from '../ordering/api';
+import type { Order } from './api';
 
-/** An order in the admin's lists: who, what, how much and when; its params and reply when opened. */
-export function OrderRow({ order, children, open }: { order: Order; children?: ReactNode; open?: boolean }) {
+interface OrderRowProps {
+  order: Order;
+  /** The back office also shows whose order it is and the supplier's id for it. */
+  staff?: boolean;
+  open?: boolean;
+  children?: ReactNode;
+}
+
+/** An order in a list: who, what, how much and when; opened, its params and the reply. */
+export function OrderRow({ order, staff = false, open, children }: OrderRowProps) {
   return (
     <Expandable
       defaultOpen={open}
@@ -24,8 +32,9 @@ export function OrderRow({ order, children, open }: { order: Order; children?: R
       }
     >
       <p>
-        Order id: {order.id} · User id: {order.user_id}
-        {order.order_id ? ` · Supplier order: ${order.order_id}` : ''}
+        Order id: {order.id}
+        {staff && ` · User id: ${order.user_id}`}
+        {staff && order.order_id && ` · Supplier order: ${order.order_id}`}
       </p>
       <h3>Additional Information</h3>
       <Params params={order.params} />

@@ -1,10 +1,11 @@
 import type { ReactNode } from 'react';
+import { Details } from '../../components/Details';
 import { Expandable, StatusBadge } from '../../components/Expandable';
 import { Picture } from '../../components/Picture';
 import { displayTime, dollars } from '../../lib/format';
-import type { Payment } from '../payments/api';
+import type { Payment } from './api';
 
-/** A payment in the admin's lists; opened, its details and the transfer's screenshot. */
+/** A payment in a list; opened, its details and the transfer's screenshot. */
 export function PaymentRow({ payment, children }: { payment: Payment; children?: ReactNode }) {
   return (
     <Expandable
@@ -12,29 +13,25 @@ export function PaymentRow({ payment, children }: { payment: Payment; children?:
         <span className="row__fields">
           <span className="row__name">{payment.product_name}</span>
           <span>{dollars(payment.amount)}</span>
-          <span>{payment.type}</span>
           <span>{payment.username}</span>
           <StatusBadge status={payment.status} />
           <time dateTime={payment.created_at}>{displayTime(payment.created_at)}</time>
         </span>
       }
     >
-      <dl className="params">
-        <div>
-          <dt>Payment id</dt>
-          <dd>{payment.id}</dd>
-        </div>
-        <div>
-          <dt>User id</dt>
-          <dd>{payment.user_id}</dd>
-        </div>
-        {payment.amount_to_send !== null && (
-          <div>
-            <dt>Amount to send</dt>
-            <dd>{dollars(payment.amount_to_send)}</dd>
-          </div>
-        )}
-      </dl>
+      <Details
+        items={[
+          ['Status', payment.status],
+          ['Date', displayTime(payment.created_at)],
+          ['Amount', dollars(payment.amount)],
+          ...(payment.amount_to_send === null
+            ? []
+            : [['Amount to send', dollars(payment.amount_to_send)] as [string, string]]),
+          ['Type', payment.type],
+          ['User id', payment.user_id],
+          ['Service', payment.product_name],
+        ]}
+      />
       {payment.image_path && (
         <Picture className="receipt" src={payment.image_path} alt="Transfer screenshot" />
       )}
