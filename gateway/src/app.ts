@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { requestLogging, type Logger } from '@raseed/kit';
+import { IDLE_CONNECTION_MS, requestLogging, type Logger } from '@raseed/kit';
 import express, { type ErrorRequestHandler, type Express } from 'express';
 import helmet from 'helmet';
 import { createProxyMiddleware } from 'http-proxy-middleware';
@@ -27,7 +27,8 @@ export function serviceTargets(config: GatewayConfig): Record<ServiceName, strin
 /** The single entry point: the spec's /api and /external calls go to their service, the rest is the storefront. */
 export function createGateway(config: GatewayConfig, redis: IORedis, logger: Logger): Express {
   const targets = serviceTargets(config);
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+  // An idle connection is dropped here before the service would close it (IDLE_CONNECTION_MS).
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 256, timeout: IDLE_CONNECTION_MS });
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', trustProxySetting(config.TRUST_PROXY));

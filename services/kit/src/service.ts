@@ -57,7 +57,11 @@ export interface RunningService {
   stop(): Promise<void>;
 }
 
+/** How long a caller may keep an idle connection to a service for reuse. */
+export const IDLE_CONNECTION_MS = 60_000;
+
 /** Connects to the infrastructure, builds the service's parts, and starts HTTP and the outbox relay. */
+
 export async function startService<C extends ServiceConfig>(
   name: string,
   config: C,
@@ -118,6 +122,10 @@ export async function startService<C extends ServiceConfig>(
     },
   });
   const server = app.listen(config.PORT, '0.0.0.0');
+  // The gateway reuses idle connections for up to IDLE_CONNECTION_MS; the service keeps them
+  // open longer, so it never closes one just as the gateway sends a request on it (a 502).
+  server.keepAliveTimeout = IDLE_CONNECTION_MS + 5_000;
+  server.headersTimeout = IDLE_CONNECTION_MS + 6_000;
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
     server.once('error', reject);
