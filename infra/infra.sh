@@ -290,6 +290,7 @@ down_one() {
   if ! pid_alive "$c"; then
     rm -f "$RUN/$c.pid"
     if declare -F "${c}_stop" >/dev/null; then "${c}_stop"; fi
+    still_listening "$c"
     return 0
   fi
   pid=$(cat "$RUN/$c.pid")
@@ -302,6 +303,18 @@ down_one() {
   kill -KILL -- "-$pid" 2>/dev/null || true
   rm -f "$RUN/$c.pid"
   if declare -F "${c}_stop" >/dev/null; then "${c}_stop"; fi
+  still_listening "$c"
+}
+
+# A component asked to stop must really be down: a test that needs it gone would prove nothing.
+still_listening() {
+  local c=$1 port i
+  port=$("${c}_port")
+  for ((i = 0; i < 40; i++)); do
+    port_open "$port" || return 0
+    sleep 0.25
+  done
+  die "$c still answers on port $port after stopping it (not started by infra.sh? stop it yourself)"
 }
 
 status() {

@@ -1,4 +1,4 @@
-import { IMAGE } from '../../services/catalog/test/support';
+import { freshReceipt } from '../../services/payments/test/support';
 import { screenshot, WIDTHS } from './support/browser';
 import type { Store } from './support/store';
 import { faults, see, walkTheStore } from './support/walk';
@@ -22,7 +22,8 @@ async function topUp(customer: Customer, dollars: number): Promise<void> {
     .set('Authorization', `Bearer ${customer.token}`)
     .field('product_name', 'Binance')
     .field('amount', String(dollars))
-    .attach('image', IMAGE)
+    // A receipt of its own each time: the same file again is refused while the first waits.
+    .attach('image', freshReceipt(), 'receipt.png')
     .expect(201);
 }
 

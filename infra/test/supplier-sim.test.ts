@@ -234,6 +234,36 @@ describe('supplier simulator', () => {
     expect((await check(['sim-slow'], true)).data).toHaveLength(1);
   });
 
+  it('shows a late order to checks only seconds after its call timed out, then completed', async () => {
+    const card = await firstOf('Xbox');
+    const attempt = fetch(`${sim.url}/client/api/newOrder/${card.id}/params?order_uuid=sim-late`, {
+      method: 'POST',
+      headers: { 'api-token': TOKEN, 'x-sim-scenario': 'late:1' },
+      signal: AbortSignal.timeout(200),
+    });
+    await expect(attempt).rejects.toMatchObject({ name: 'TimeoutError' });
+    expect((await check(['sim-late'], true)).data).toEqual([]);
+    await new Promise((r) => setTimeout(r, 1000));
+    const [late] = (await check(['sim-late'], true)).data;
+    expect(late).toMatchObject({ order_uuid: 'sim-late', status: 'OK' });
+    expect(late?.replay_api[0]?.replay[0]).toMatch(/^[0-9A-F]{4}(-[0-9A-F]{4}){3}$/);
+  });
+
+  it('answers OK with a code, then reports the order rejected; or waits for ever', async () => {
+    const card = await firstOf('Steam');
+    const placed = (await place(card.id, 'order_uuid=sim-fickle', { 'x-sim-scenario': 'ok-then-reject:1' }))
+      .body as Placed;
+    expect(placed).toMatchObject({ data: { status: 'OK' }, replay_api: [{ replay: [expect.any(String)] }] });
+    const statuses = [];
+    for (let i = 0; i < 2; i++) statuses.push((await check(['sim-fickle'], true)).data[0]);
+    expect(statuses.map((s) => s?.status)).toEqual(['OK', 'reject']);
+    expect(statuses[1]?.replay_api).toEqual([{ replay: ['Cancelled by the supplier'] }]);
+
+    await place(card.id, 'order_uuid=sim-forever', { 'x-sim-scenario': 'wait' });
+    for (let i = 0; i < 5; i++) await check(['sim-forever'], true);
+    expect((await check(['sim-forever'], true)).data[0]).toMatchObject({ status: 'wait', replay_api: [] });
+  });
+
   it('answers 500 with text and records nothing, or 200 with garbage', async () => {
     const card = await firstOf('PlayStation');
     const failed = await place(card.id, 'order_uuid=sim-500', { 'x-sim-scenario': 'error500' });

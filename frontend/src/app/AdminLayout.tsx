@@ -1,11 +1,16 @@
 import { Navigate, NavLink, Outlet } from 'react-router-dom';
 import { useSession } from '../features/auth/session';
 import { ADMIN_POLL_MS, useOrderStatsQuery, usePaymentStatsQuery } from '../features/admin/api';
+import { useDisputedOrdersQuery, useStuckOrdersQuery } from '../features/admin/disputesApi';
 import { Waiting } from './guards';
 
 function AdminMenu() {
   const orders = useOrderStatsQuery(undefined, { pollingInterval: ADMIN_POLL_MS });
   const payments = usePaymentStatsQuery(undefined, { pollingInterval: ADMIN_POLL_MS });
+  // The first page of each list, as the Disputed & Stuck page first asks for it: one request serves both.
+  const disputed = useDisputedOrdersQuery({ page: 1 }, { pollingInterval: ADMIN_POLL_MS });
+  const stuck = useStuckOrdersQuery({ page: 1 }, { pollingInterval: ADMIN_POLL_MS });
+  const needHelp = (disputed.data?.total ?? 0) + (stuck.data?.total ?? 0);
   const link = (to: string, label: string, count?: number) => (
     <NavLink to={to} end={to === '/admin'} className="admin-menu__link">
       {label}
@@ -27,6 +32,7 @@ function AdminMenu() {
       {link('/admin/active-payments', 'Active Payments', payments.data?.waitingPayments)}
       {link('/admin/users', 'All Users')}
       {link('/admin/active-orders', 'Active Orders', orders.data?.waitingOrders)}
+      {link('/admin/disputed-orders', 'Disputed & Stuck', needHelp)}
       {link('/admin/create-admin', 'New Admin')}
       {/* The operators' board of the background jobs is served by the gateway itself. */}
       <a href="/admin/queues" className="admin-menu__link">

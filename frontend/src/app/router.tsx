@@ -80,6 +80,11 @@ export const router = createBrowserRouter([
               import('./routes/admin/ActiveOrdersPage').then((m) => ({ Component: m.ActiveOrdersPage })),
           },
           {
+            path: 'disputed-orders',
+            lazy: () =>
+              import('./routes/admin/DisputedOrdersPage').then((m) => ({ Component: m.DisputedOrdersPage })),
+          },
+          {
             path: 'payments-history',
             lazy: () =>
               import('./routes/admin/PaymentsHistoryPage').then((m) => ({

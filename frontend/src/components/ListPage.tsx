@@ -8,6 +8,8 @@ import { Spinner } from './Spinner';
 
 interface ListPageProps<T> {
   title: string;
+  /** h2 where a page shows more than one list under its own h1. */
+  heading?: 'h1' | 'h2';
   /** The page of the list as RTK Query answers it. */
   query: {
     isLoading: boolean;
@@ -30,11 +32,21 @@ interface ListPageProps<T> {
 
 /** A paged list: the date filter, a loader, the error or empty text, the rows and the pages. */
 export function ListPage<T>(props: ListPageProps<T>) {
-  const { title, query, items = [], failed, empty, notFoundIsEmpty, filter, children } = props;
+  const {
+    title,
+    heading: Heading = 'h1',
+    query,
+    items = [],
+    failed,
+    empty,
+    notFoundIsEmpty,
+    filter,
+    children,
+  } = props;
   const error = notFoundIsEmpty && httpStatus(query.error) === 404 ? undefined : query.error;
   return (
     <section className="list-page">
-      <h1>{title}</h1>
+      <Heading>{title}</Heading>
       <DateFilter onSearch={filter.search} initial={filter.initial} />
       {query.isLoading ? (
         <Spinner />

@@ -149,7 +149,8 @@ export function simApp(supplier: SimSupplier, token: string, logger: Logger): Ex
       },
       [asked, set].find(isOutcome) ?? DEFAULT_OUTCOME,
     );
-    if (spoiled(res, scenario)) return;
+    // A late order's call is held open like a timeout: the caller cannot tell it was recorded.
+    if (order.outcome.kind === 'late' || spoiled(res, scenario)) return;
     res.json({
       status: 'OK',
       data: { order_id: order.orderId, status: statusOf(order), price: order.priceMicros / 1_000_000 },

@@ -1,6 +1,14 @@
 import { createHash } from 'node:crypto';
 import { buildCatalogue, SEEDED_SIZE, type SimProduct } from './catalogue';
-import { parseFault, parseScenario, SimRefusal, type Fault, type Outcome, type Scenario } from './scenarios';
+import {
+  CANCELLED_AFTER_OK,
+  parseFault,
+  parseScenario,
+  SimRefusal,
+  type Fault,
+  type Outcome,
+  type Scenario,
+} from './scenarios';
 
 export type OrderStatus = 'wait' | 'OK' | 'reject';
 
@@ -26,19 +34,38 @@ export interface OrderRequest {
   fields: Record<string, unknown>;
 }
 
-/** After-polls orders wait through their first N checks and are OK from check N + 1. */
+/**
+ * After-polls orders wait through their first N checks and are OK from check N + 1;
+ * ok-then-reject orders are OK through their first N checks and rejected from check N + 1.
+ */
 export function statusOf(order: SimOrder): OrderStatus {
   const { outcome } = order;
-  if (outcome.kind === 'reject') return 'reject';
-  if (outcome.kind === 'complete') return 'OK';
-  return order.checks > outcome.polls ? 'OK' : 'wait';
+  switch (outcome.kind) {
+    case 'reject':
+      return 'reject';
+    case 'complete':
+    case 'late':
+      return 'OK';
+    case 'wait':
+      return 'wait';
+    case 'ok-then-reject':
+      return order.checks > outcome.checks ? 'reject' : 'OK';
+    case 'after-polls':
+      return order.checks > outcome.polls ? 'OK' : 'wait';
+  }
+}
+
+/** Whether checks see the order yet: a late order shows only some seconds after it was placed. */
+export function isVisible(order: SimOrder, now = Date.now()): boolean {
+  const { outcome } = order;
+  return outcome.kind !== 'late' || now >= order.placedAt.getTime() + outcome.seconds * 1000;
 }
 
 /** The reply a settled order carries: a card's code, a top-up's receipt, or the reason for a reject. */
 export function replayOf(order: SimOrder): string | null {
   const status = statusOf(order);
   if (status === 'wait') return null;
-  if (order.outcome.kind === 'reject') return order.outcome.reason;
+  if (status === 'reject') return order.outcome.kind === 'reject' ? order.outcome.reason : CANCELLED_AFTER_OK;
   const target = Object.values(order.params)[0];
   if (target) return `Delivered to ${target}`;
   const code = createHash('sha256').update(order.orderId).digest('hex').slice(0, 16).toUpperCase();
@@ -93,8 +120,12 @@ export class SimSupplier {
     this.byUuid = new Map();
   }
 
-  updateProduct(id: number | string, change: { price?: number; available?: boolean }): SimProduct {
+  updateProduct(
+    id: number | string,
+    change: { price?: number; available?: boolean; name?: string },
+  ): SimProduct {
     const product = this.known(id);
+    if (change.name !== undefined) product.name = change.name;
     if (change.price !== undefined) product.priceMicros = Math.round(change.price * 1_000_000);
     if (change.available !== undefined) product.available = change.available;
     return product;
@@ -159,10 +190,10 @@ export class SimSupplier {
     return order;
   }
 
-  /** The orders among the ids (each counted as checked once); unknown ids are left out. */
+  /** The orders among the ids (each counted as checked once); unknown ids, and late orders not shown yet, are left out. */
   check(ids: string[], byUuid: boolean): SimOrder[] {
     const index = byUuid ? this.byUuid : this.byOrderId;
-    const found = [...new Set(ids)].flatMap((id) => index.get(id) ?? []);
+    const found = [...new Set(ids)].flatMap((id) => index.get(id) ?? []).filter((o) => isVisible(o));
     for (const order of found) order.checks++;
     return found;
   }

@@ -16,7 +16,7 @@ export function startAuth(config: AuthConfig): Promise<RunningService> {
   return startService('auth', config, async (ctx) => {
     const User = userModel(ctx.mongo);
     await User.init();
-    const users = new UserStore(User, ctx.locks);
+    const users = new UserStore(User, ctx.locks, ctx.outbox);
     const resets = new ResetStore(ctx.mongo, ctx.locks);
     await resets.resets.init();
     const figures = new FiguresStore(ctx.mongo, User, ctx.locks);
@@ -66,6 +66,6 @@ export function startAuth(config: AuthConfig): Promise<RunningService> {
       'payment.confirmed': onPaymentConfirmed(figures),
       'wallet.debt-changed': onDebtChanged(figures),
     });
-    return { routes: api.router, docs: [api.registry], outbox: [User] };
+    return { routes: api.router, docs: [api.registry] };
   });
 }

@@ -23,7 +23,7 @@ export function startCatalog(config: CatalogConfig): Promise<RunningService> {
       logger: ctx.logger,
     });
     const sync = exclusiveSync(ctx.redis, `raseed:catalog:${config.MONGO_DB}:sync`, async () => {
-      const result = await syncCatalogue(models, ctx.locks, supplier);
+      const result = await syncCatalogue(models, ctx.locks, ctx.outbox, supplier);
       if (result.created || result.updated || result.removed) {
         ctx.eventsRecorded();
         await cache.invalidate();
@@ -36,6 +36,7 @@ export function startCatalog(config: CatalogConfig): Promise<RunningService> {
     adminRoutes(api, {
       models,
       locks: ctx.locks,
+      outbox: ctx.outbox,
       cache,
       images,
       published: ctx.eventsRecorded,
@@ -54,7 +55,6 @@ export function startCatalog(config: CatalogConfig): Promise<RunningService> {
     return {
       routes: api.router,
       docs: [api.registry],
-      outbox: [models.Product, models.SupplierProduct],
       readiness: { objects: () => images.ping() },
     };
   });

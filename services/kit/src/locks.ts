@@ -7,12 +7,14 @@ import { HttpError } from './errors';
 const RELEASE = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`;
 
 /**
- * Lets one writer at a time update a document, across processes, with a Redis lock
- * per document. FerretDB 1.x applies an update by reading the document and writing
- * it back whole, outside any transaction, so two concurrent updates of one document
- * can lose one of them (even with a conditional filter). Every update of a document
- * that another writer (a request, a job, the outbox relay) may update at the same
- * time goes through `run`. On MongoDB the lock is redundant and cheap.
+ * Lets one writer at a time update a document, across processes, with a Redis lock per
+ * document. FerretDB 1.x applies an update by reading the document and writing it back whole,
+ * outside any transaction, so two concurrent updates of one document can lose one of them. The
+ * lock makes that rare; it never makes it impossible (it expires under a writer slower than its
+ * TTL), so nothing that must happen once depends on it (ARCHITECTURE rules 9 and 11): a fate is
+ * decided by an insert under a unique key, events ride in inserts (see Outbox), and an updated
+ * field only follows an inserted record, so a lost update is written again by the repair.
+ * On MongoDB the lock is redundant and cheap.
  */
 export class DocumentLocks {
   constructor(

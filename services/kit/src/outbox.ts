@@ -1,45 +1,132 @@
+import type IORedis from 'ioredis';
 import type { Kafka, Producer } from 'kafkajs';
-import { Schema, type Model } from 'mongoose';
+import { Schema, Types, type Connection, type Model } from 'mongoose';
 import { EVENT_TYPES, type EventEnvelope } from './events';
 import { ensureTopics } from './kafka';
-import type { DocumentLocks } from './locks';
 import type { Logger } from './logger';
+import { isDuplicateKey, modelOf } from './mongo';
 
 /**
- * The outbox lives inside the document whose change it announces: the change and its
- * events are one single-document write (no multi-document transactions needed), made
- * under the document's lock (DocumentLocks), as is the relay's removal of what it sent.
- * The relay publishes pending events and then removes them from the document; consumers
- * drop the rare duplicate by id (a relay stopped between the two sends the batch again).
- * A top-level `hasEvents` flag marks documents with pending events: a plain equality on a
- * top-level field is the one filter the local store evaluates without reading every
- * document into its own process.
+ * Events are born inside inserts (ARCHITECTURE rule 11). On the local store an update is a
+ * read-modify-write of the whole document, so a writer whose lock expired can write back an
+ * old copy and erase whatever else the document carried. So no document that carries unsent
+ * events is ever rewritten:
+ *
+ * - A record that decides a change once (a ledger entry, a decision, an order's fate) carries
+ *   its events in its `events` field, written by its insert and never changed (`carriesEvents`).
+ *   Just before it, `Outbox.create` inserts a pointer to it into the service's `outbox`
+ *   collection, keyed by the record's unique key: whatever stops the writer after the pointer,
+ *   the relay finds the record once it exists (a pointer whose record never appears, because its
+ *   writer lost the race for the key or died first, is asked about again later and costs nothing).
+ * - A change made by an update (a product edited, a discount set) is announced by an event record
+ *   inserted into `outbox` before the update (`Outbox.add`): an update cut off after it leaves an
+ *   event that the caller's retry makes true, never a change that nobody hears of.
+ *
+ * The relay keeps its progress apart from the data it relays: `outbox` holds only what is still
+ * to be sent, and the relay deletes a record once its events are on Kafka. Nothing else writes
+ * that collection but inserts, so no lock is needed. A relay stopped between the send and the
+ * delete sends the record again, and so may a pointer made again by a writer that lost its race
+ * after the winner's was sent; the relay remembers in Redis for a day which events it sent to
+ * skip most of these, and consumers drop any duplicate that gets through by event id.
  */
-export function outboxPlugin(schema: Schema): void {
-  schema.add({
-    outbox: { type: [Schema.Types.Mixed], default: undefined, select: false },
-    hasEvents: { type: Boolean, select: false },
-  });
-  schema.pre('save', function markEvents() {
-    if ((this.get('outbox') as unknown[] | undefined)?.length) this.set('hasEvents', true);
-  });
+export function carriesEvents(schema: Schema): void {
+  schema.add({ events: { type: [Schema.Types.Mixed], default: undefined, select: false } });
 }
 
-/** An update that records events together with a change, in one write: `withEvents({ $set: ... }, event)`. */
-export function withEvents<U extends { $set?: Record<string, unknown> }>(
-  change: U,
-  ...events: EventEnvelope[]
-): U & { $set: Record<string, unknown>; $push: { outbox: { $each: EventEnvelope[] } } } {
-  return { ...change, $set: { ...change.$set, hasEvents: true }, $push: { outbox: { $each: events } } };
+interface OutboxRecord {
+  _id: string;
+  /** Insertion order within a process, so one user's events leave in the order they were made. */
+  order: Types.ObjectId;
+  event?: EventEnvelope;
+  carrier?: { collection: string; filter: Record<string, unknown> };
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the relay drains any model that uses the plugin
-type OutboxModel = Model<any>;
+const recordSchema = new Schema(
+  {
+    _id: String,
+    order: { type: Schema.Types.ObjectId, required: true },
+    event: { type: Schema.Types.Mixed },
+    carrier: { type: Schema.Types.Mixed },
+  },
+  { versionKey: false },
+);
 
-interface PendingDocument {
-  _id: unknown;
-  outbox?: EventEnvelope[];
+const ignoreDuplicates = (err: unknown) => {
+  const failures = (err as { writeErrors?: { code?: number }[] }).writeErrors;
+  if (isDuplicateKey(err) || (failures && failures.every((e) => e.code === 11000))) return;
+  throw err;
+};
+
+/** A service's outbox: what its relay still has to send (see carriesEvents). */
+export class Outbox {
+  readonly records: Model<OutboxRecord>;
+
+  constructor(readonly conn: Connection) {
+    this.records = modelOf<OutboxRecord>(conn, 'OutboxRecord', recordSchema, 'outbox');
+  }
+
+  /** Announces a change made by an update: call before the update. Safe to repeat (keyed by event id). */
+  async add(...events: EventEnvelope[]): Promise<void> {
+    if (!events.length) return;
+    await this.records
+      .insertMany(
+        events.map((event) => ({ _id: event.id, order: new Types.ObjectId(), event })),
+        { ordered: false },
+      )
+      .catch(ignoreDuplicates);
+  }
+
+  /**
+   * Inserts a record that carries its events, after a pointer to it under `key` (the record's
+   * unique key, as equality filters). A duplicate key of the record itself is thrown, for the
+   * caller to read as "someone decided first".
+   */
+  async create<T>(
+    model: Model<T>,
+    record: Partial<T>,
+    events: EventEnvelope[],
+    key: Record<string, string | number | Types.ObjectId>,
+  ) {
+    if (events.length) {
+      const collection = model.collection.collectionName;
+      const name = `${collection}:${Object.values(key).map(String).join(':')}`;
+      await this.records
+        .create({ _id: name, order: new Types.ObjectId(), carrier: { collection, filter: key } })
+        .catch(ignoreDuplicates);
+    }
+    return model.create({ ...record, events });
+  }
+
+  /**
+   * Inserts a record carrying events under its unique `_id`, or answers the record inserted first
+   * (rule 9), as `insertOnce` does.
+   */
+  async insertOnce<T extends { _id: unknown }>(
+    model: Model<T>,
+    record: T,
+    events: EventEnvelope[],
+  ): Promise<{ first: boolean; record: T }> {
+    // Someone decided before: answer it without making a pointer the relay would follow again.
+    const decided = await model.findById(record._id).lean<T>();
+    if (decided) return { first: false, record: decided };
+    try {
+      await this.create(model, record, events, { _id: record._id as string | Types.ObjectId });
+      return { first: true, record };
+    } catch (err) {
+      if (!isDuplicateKey(err)) throw err;
+      const earlier = await model.findById(record._id).lean<T>();
+      if (!earlier) throw err;
+      return { first: false, record: earlier as T };
+    }
+  }
 }
+
+/**
+ * A pointer whose record is not there yet is asked about again after this long, doubling up to
+ * the most (the next writer of the same key may reuse it at any moment). One whose record has not
+ * appeared in a day belongs to a writer that lost its race or died, and is dropped.
+ */
+const RECHECK_MS = { first: 500, most: 5_000, dropAfter: 24 * 3600_000 };
 
 export class OutboxRelay {
   private producer: Producer;
@@ -48,8 +135,8 @@ export class OutboxRelay {
   private running = false;
   private loop?: Promise<void>;
   private wake?: () => void;
-
-  private readonly models: OutboxModel[] = [];
+  /** Pointers whose record was missing: when to look again, and the wait after that. */
+  private readonly later = new Map<string, { at: number; wait: number }>();
 
   private readonly pollMs: number;
   private readonly batchSize: number;
@@ -58,9 +145,11 @@ export class OutboxRelay {
 
   constructor(
     private readonly kafka: Kafka,
-    private readonly locks: DocumentLocks,
+    private readonly outbox: Outbox,
     private readonly logger: Logger,
     options: { pollMs?: number; batchSize?: number; topicPrefix?: string; partitions?: number } = {},
+    /** Where sent event ids are remembered for a day (see carriesEvents); optional. */
+    private readonly redis?: IORedis,
   ) {
     this.pollMs = options.pollMs ?? 200;
     this.batchSize = options.batchSize ?? 100;
@@ -74,11 +163,6 @@ export class OutboxRelay {
     this.producer.on(this.producer.events.DISCONNECT, () => {
       this.connected = false;
     });
-  }
-
-  /** Adds models whose documents carry outbox entries. */
-  watch(...models: OutboxModel[]): void {
-    this.models.push(...models);
   }
 
   start(): void {
@@ -128,35 +212,77 @@ export class OutboxRelay {
     });
   }
 
-  /** Publishes one batch of pending events from every model; returns how many were sent. */
+  /** Publishes one batch of outbox records and deletes them; answers how many were sent. */
   async drainOnce(): Promise<number> {
-    let sent = 0;
-    for (const model of this.models) {
-      const docs = await model
-        .find({ hasEvents: true })
-        .select('+outbox')
-        .limit(this.batchSize)
-        .lean<PendingDocument[]>();
-      const events = docs.flatMap((doc) => doc.outbox ?? []);
-      if (events.length === 0) continue;
-      await this.publish(events);
-      // New events are only ever appended, so what was published is the head of each outbox.
-      // Removing it one checked entry at a time leaves events written meanwhile in place,
-      // and needs no more than $pop (a compatible store may lack conditional $pull).
-      for (const doc of docs) {
-        await this.locks.run(model, doc._id, async () => {
-          for (const event of doc.outbox ?? []) {
-            await model.updateOne({ _id: doc._id, 'outbox.0.id': event.id }, { $pop: { outbox: -1 } });
-          }
-          // Writers add events under this same lock, so an outbox found empty here stays so.
-          const left = await model.findById(doc._id).select('+outbox').lean<PendingDocument>();
-          if (left && !left.outbox?.length)
-            await model.updateOne({ _id: doc._id }, { $set: { hasEvents: false } });
-        });
-      }
-      sent += events.length;
+    const now = Date.now();
+    const waiting = [...this.later].filter(([, next]) => next.at > now).map(([id]) => id);
+    const records = await this.outbox.records
+      .find(waiting.length ? { _id: { $nin: waiting } } : {})
+      .sort({ order: 1 })
+      .limit(this.batchSize)
+      .lean<OutboxRecord[]>();
+    const sent: string[] = [];
+    const events: EventEnvelope[] = [];
+    for (const record of records) {
+      const carried = record.event ? [record.event] : await this.carried(record);
+      if (!carried) continue;
+      events.push(...carried);
+      sent.push(record._id);
     }
-    return sent;
+    if (!sent.length) return 0;
+    const fresh = await this.notSentBefore(events);
+    if (fresh.length) {
+      await this.publish(fresh);
+      await this.remember(fresh);
+    }
+    await this.outbox.records.deleteMany({ _id: { $in: sent } });
+    for (const id of sent) this.later.delete(id);
+    return sent.length;
+  }
+
+  private sentKey = (event: EventEnvelope) => `raseed:outbox:sent:${this.topicPrefix}${event.id}`;
+
+  /**
+   * The events not remembered as sent; all of them when Redis cannot tell (consumers drop
+   * duplicates). Redis only saves duplicates here, so it never holds the relay up.
+   */
+  private async notSentBefore(events: EventEnvelope[]): Promise<EventEnvelope[]> {
+    const seen = await this.quickly((redis) => redis.mget(events.map(this.sentKey)));
+    return seen ? events.filter((_, i) => seen[i] === null) : events;
+  }
+
+  private async remember(events: EventEnvelope[]): Promise<void> {
+    await this.quickly((redis) => {
+      const batch = redis.pipeline();
+      for (const event of events) batch.set(this.sentKey(event), '1', 'EX', 86_400);
+      return batch.exec();
+    });
+  }
+
+  /** A Redis call that answers within a moment, or null (Redis away or slow). */
+  private async quickly<T>(call: (redis: IORedis) => Promise<T>): Promise<T | null> {
+    if (this.redis?.status !== 'ready') return null;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), 500)));
+    try {
+      return await Promise.race([call(this.redis).catch(() => null), late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** The events of a pointer's record, or null while the record is not there. */
+  private async carried(record: OutboxRecord): Promise<EventEnvelope[] | null> {
+    const { collection, filter } = record.carrier!;
+    const doc = await this.outbox.conn.collection(collection).findOne(filter, { projection: { events: 1 } });
+    if (doc) return (doc.events as EventEnvelope[] | undefined) ?? [];
+    if (Date.now() - record.order.getTimestamp().getTime() > RECHECK_MS.dropAfter) {
+      this.logger.warn({ pointer: record._id }, 'dropping an outbox pointer whose record never appeared');
+      return [];
+    }
+    const wait = this.later.get(record._id)?.wait ?? RECHECK_MS.first;
+    this.later.set(record._id, { at: Date.now() + wait, wait: Math.min(RECHECK_MS.most, wait * 2) });
+    return null;
   }
 
   private async publish(events: EventEnvelope[]): Promise<void> {

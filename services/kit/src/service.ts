@@ -13,7 +13,7 @@ import { createKafka } from './kafka';
 import { DocumentLocks } from './locks';
 import { createLogger, type Logger } from './logger';
 import { connectMongo } from './mongo';
-import { OutboxRelay } from './outbox';
+import { Outbox, OutboxRelay } from './outbox';
 import { redisConnection } from './queue';
 
 export interface ServiceConfig extends BaseConfig {
@@ -29,8 +29,10 @@ export interface ServiceContext<C extends ServiceConfig = ServiceConfig> {
   mongo: Connection;
   redis: IORedis;
   kafka: Kafka;
-  /** One writer at a time per document (see DocumentLocks). */
+  /** One writer at a time per document (see DocumentLocks): an optimisation, never what decides. */
   locks: DocumentLocks;
+  /** Where events are recorded for the relay (see carriesEvents). */
+  outbox: Outbox;
   /** Tells the outbox relay that a write just recorded events, so it publishes them now. */
   eventsRecorded(): void;
   /** Registers work to close on stop; closed in reverse order after HTTP has drained. */
@@ -43,8 +45,6 @@ export interface ServiceParts {
   routes: Router;
   /** The routes' OpenAPI descriptions (ApiRoutes.registry), served at /openapi.json. */
   docs?: OpenAPIRegistry[];
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any model carrying the outbox plugin
-  outbox?: import('mongoose').Model<any>[];
   readiness?: Record<string, ReadinessCheck>;
 }
 
@@ -75,11 +75,18 @@ export async function startService<C extends ServiceConfig>(
   closers.push(() => redis.quit());
   const kafka = createKafka(name, config.KAFKA_BROKERS, logger);
   const locks = new DocumentLocks(redis);
-  const relay = new OutboxRelay(kafka, locks, logger.child({ component: 'outbox' }), {
-    pollMs: config.OUTBOX_POLL_MS,
-    topicPrefix: config.KAFKA_TOPIC_PREFIX,
-    partitions: config.KAFKA_PARTITIONS,
-  });
+  const outbox = new Outbox(mongo);
+  const relay = new OutboxRelay(
+    kafka,
+    outbox,
+    logger.child({ component: 'outbox' }),
+    {
+      pollMs: config.OUTBOX_POLL_MS,
+      topicPrefix: config.KAFKA_TOPIC_PREFIX,
+      partitions: config.KAFKA_PARTITIONS,
+    },
+    redis,
+  );
   const ctx: ServiceContext<C> = {
     name,
     config,
@@ -88,6 +95,7 @@ export async function startService<C extends ServiceConfig>(
     redis,
     kafka,
     locks,
+    outbox,
     eventsRecorded: () => relay.nudge(),
     onStop: (c) => closers.push(c),
     consume: async (handlers) => {
@@ -106,7 +114,6 @@ export async function startService<C extends ServiceConfig>(
   };
 
   const parts = await build(ctx);
-  relay.watch(...(parts.outbox ?? []));
   relay.start();
   closers.push(() => relay.stop());
 

@@ -1,6 +1,7 @@
 import pRetry from 'p-retry';
 import type { Logger } from './logger';
 import { toMicros } from './money';
+import { productNameText } from './validation';
 import { z } from './zod';
 
 /** A product of the external supplier's catalogue (GET /client/api/products). */
@@ -147,9 +148,9 @@ export class SupplierClient {
       }
       products.push({
         id: p.id,
-        name: p.name,
+        name: productNameText(p.name),
         price,
-        categoryName: p.category_name,
+        categoryName: productNameText(p.category_name),
         categoryImg: p.category_img,
         params: p.params,
         qtyValues: p.qty_values,

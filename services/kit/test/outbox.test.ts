@@ -1,12 +1,12 @@
 import {
+  carriesEvents,
   createEvent,
   createKafka,
   createLogger,
-  DocumentLocks,
-  OutboxRelay,
+  isDuplicateKey,
   redisConnection,
-  outboxPlugin,
-  withEvents,
+  Outbox,
+  OutboxRelay,
   type EventEnvelope,
 } from '@raseed/kit';
 import {
@@ -20,28 +20,38 @@ import {
 import mongoose, { Schema, type Connection, type Model } from 'mongoose';
 
 const logger = createLogger('kit-test', 'silent');
-interface Customer {
+
+/** An insert-only record that decides something once and carries its events, like a decision. */
+interface Signup {
   _id: string;
   email: string;
+  note?: string;
 }
-const customerSchema = new Schema<Customer>({ _id: String, email: String }, { versionKey: false });
-customerSchema.plugin(outboxPlugin);
+const signupSchema = new Schema<Signup>({ _id: String, email: String, note: String }, { versionKey: false });
+signupSchema.plugin(carriesEvents);
 
 const dbName = uniqueName('raseed_kit_outbox_test_');
 let conn: Connection;
-let customers: Model<Customer>;
+let signups: Model<Signup>;
+let outbox: Outbox;
 let relay: OutboxRelay;
 const redis = redisConnection(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
-const locks = new DocumentLocks(redis);
 
 beforeAll(async () => {
   conn = await mongoose.createConnection(MONGO_URL, { dbName }).asPromise();
-  customers = conn.model<Customer>('Customer', customerSchema);
-  relay = new OutboxRelay(createKafka('kit-test', KAFKA_BROKERS, logger), locks, logger, {
-    pollMs: 50,
-    topicPrefix: TEST_TOPIC_PREFIX,
-  });
-  relay.watch(customers);
+  signups = conn.model<Signup>('Signup', signupSchema);
+  await signups.init();
+  outbox = new Outbox(conn);
+  relay = new OutboxRelay(
+    createKafka('kit-test', KAFKA_BROKERS, logger),
+    outbox,
+    logger,
+    {
+      pollMs: 50,
+      topicPrefix: TEST_TOPIC_PREFIX,
+    },
+    redis,
+  );
   relay.start();
 });
 
@@ -53,39 +63,22 @@ afterAll(async () => {
 });
 
 function registered(userId: string): EventEnvelope<'user.registered'> {
-  const email = `${uniqueName('outbox')}@example.com`;
   return createEvent('kit-test', 'user.registered', userId, {
     userId,
     username: userId,
-    email,
+    email: `${uniqueName('outbox')}@example.com`,
     phone: '+961 70 000000',
     role: 'user',
     createdAt: new Date().toISOString(),
   });
 }
 
-/** Records a change and its event in one single-document write, as the only writer of the document, as services do. */
-async function recordRegistration(userId: string): Promise<EventEnvelope<'user.registered'>> {
-  const event = registered(userId);
-  await locks.run(customers, userId, () =>
-    customers.updateOne({ _id: userId }, withEvents({ $set: { email: event.data.email } }, event), {
-      upsert: true,
-    }),
-  );
-  return event;
-}
+const pending = () => outbox.records.countDocuments();
 
-async function pendingOutboxEntries(): Promise<number> {
-  const docs = await conn.collection('customers').find({}).toArray();
-  return docs.reduce((n, doc) => n + ((doc.outbox as unknown[] | undefined)?.length ?? 0), 0);
-}
-
-async function expectOutboxesEmptied(): Promise<void> {
+async function expectOutboxEmptied(): Promise<void> {
   const deadline = Date.now() + 10_000;
-  while ((await pendingOutboxEntries()) > 0 && Date.now() < deadline) {
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  expect(await pendingOutboxEntries()).toBe(0);
+  while ((await pending()) > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  expect(await pending()).toBe(0);
 }
 
 /** What went wrong between the events written and those read from Kafka, if anything. */
@@ -98,24 +91,29 @@ function delivery(written: EventEnvelope[], arrived: EventEnvelope[]) {
 }
 
 describe('the outbox relay', () => {
-  it('publishes each recorded event once, keyed by user, and empties the outbox', async () => {
-    const written = [await recordRegistration(uniqueName('u')), await recordRegistration(uniqueName('u'))];
+  it('publishes each event record once, keyed by user, and empties the outbox', async () => {
+    const written = [registered(uniqueName('u')), registered(uniqueName('u'))];
+    await outbox.add(...written);
+    // Recording the same event again (a retried request) adds nothing.
+    await outbox.add(written[0]!);
     const wanted = new Set(written.map((e) => e.id));
 
     const arrived = await readEvents('user.registered', (e) => wanted.has(e.id), { count: 2 });
     expect(delivery(written, arrived)).toEqual({ missing: 0, duplicated: 0 });
     expect(arrived.find((e) => e.id === written[0]?.id)).toEqual(written[0]);
-    await expectOutboxesEmptied();
-    expect(await customers.findById(written[0]?.key).lean()).toMatchObject({ email: written[0]?.data.email });
+    await expectOutboxEmptied();
   });
 
-  it('loses nothing appended while it drains: a burst arrives exactly once, in order per user', async () => {
+  it('sends a burst exactly once, in order per user, while writers keep adding', async () => {
     const users = [uniqueName('u'), uniqueName('u'), uniqueName('u')];
-    // Each user's events are appended one after another while the relay publishes and pops.
     const written = await Promise.all(
       users.map(async (user) => {
         const events: EventEnvelope<'user.registered'>[] = [];
-        for (let i = 0; i < 12; i++) events.push(await recordRegistration(user));
+        for (let i = 0; i < 12; i++) {
+          const event = registered(user);
+          await outbox.add(event);
+          events.push(event);
+        }
         return events;
       }),
     );
@@ -128,9 +126,91 @@ describe('the outbox relay', () => {
     });
     expect(delivery(all, arrived)).toEqual({ missing: 0, duplicated: 0 });
     for (const [i, user] of users.entries()) {
-      const order = arrived.filter((e) => e.key === user).map((e) => e.id);
-      expect(order).toEqual(written[i]?.map((e) => e.id));
+      expect(arrived.filter((e) => e.key === user).map((e) => e.id)).toEqual(written[i]?.map((e) => e.id));
     }
-    await expectOutboxesEmptied();
+    await expectOutboxEmptied();
+  });
+
+  it("publishes a record's events once it exists, however long its writer stalled after the pointer", async () => {
+    const id = uniqueName('s');
+    const event = registered(id);
+    // The writer dies (or stalls) between its pointer and its record: nothing is sent yet.
+    await outbox.records.create({
+      _id: `signups:${id}`,
+      order: new mongoose.Types.ObjectId(),
+      carrier: { collection: 'signups', filter: { _id: id } },
+    });
+    const other = registered(uniqueName('u'));
+    await outbox.add(other);
+    // A pointer waiting for its record does not hold up the rest.
+    expect(await readEvents('user.registered', (e) => e.id === other.id, { count: 1 })).toHaveLength(1);
+    expect(await readEvents('user.registered', (e) => e.id === event.id, { timeoutMs: 1500 })).toHaveLength(
+      0,
+    );
+
+    // It comes back and inserts the record (the pointer is there already).
+    await outbox.create(signups, { _id: id, email: 'a@b.c' }, [event], { _id: id });
+    expect(await readEvents('user.registered', (e) => e.id === event.id, { count: 1 })).toEqual([event]);
+    await expectOutboxEmptied();
+  });
+
+  it('lets exactly one of 100 racing writers decide, and sends only the winner’s event', async () => {
+    const id = uniqueName('s');
+    const attempts = Array.from({ length: 100 }, () => registered(id));
+    const outcomes = await Promise.all(
+      attempts.map((event) => outbox.insertOnce(signups, { _id: id, email: event.data.email }, [event])),
+    );
+    const winners = outcomes.filter((o) => o.first);
+    expect(winners).toHaveLength(1);
+    const winner = attempts.find((e) => e.data.email === winners[0]!.record.email)!;
+    // Every loser answers the winner's record.
+    expect(new Set(outcomes.map((o) => o.record.email))).toEqual(new Set([winner.data.email]));
+
+    const ids = new Set(attempts.map((e) => e.id));
+    const arrived = await readEvents('user.registered', (e) => ids.has(e.id), { timeoutMs: 4000 });
+    expect(arrived.map((e) => e.id)).toEqual([winner.id]);
+    await expectOutboxEmptied();
+  });
+
+  it('loses no event when stale copies of the records are written back whole while it drains', async () => {
+    // What a writer whose lock expired does on the local store: read, wait, write the whole copy back.
+    const ids = Array.from({ length: 30 }, () => uniqueName('s'));
+    const events = ids.map((id) => registered(id));
+    await Promise.all(
+      ids.map((id, i) => outbox.create(signups, { _id: id, email: 'x@y.z' }, [events[i]!], { _id: id })),
+    );
+    // The store reads the whole document, its events included, before it writes it back.
+    const stale = await signups
+      .find({ _id: { $in: ids } })
+      .select('+events')
+      .lean<Signup[]>();
+    const rewrites = Promise.all(
+      stale.map(async (copy, i) => {
+        for (let round = 0; round < 5; round++) {
+          await new Promise((r) => setTimeout(r, 20 * ((i % 5) + 1)));
+          await signups.replaceOne({ _id: copy._id }, { ...copy, note: `round ${round}` });
+        }
+      }),
+    );
+    const wanted = new Set(events.map((e) => e.id));
+    const arrived = await readEvents('user.registered', (e) => wanted.has(e.id), {
+      count: events.length,
+      timeoutMs: 20_000,
+    });
+    await rewrites;
+    expect(delivery(events, arrived)).toEqual({ missing: 0, duplicated: 0 });
+    await expectOutboxEmptied();
+  });
+
+  it('throws a duplicate key of the record itself, for the caller to read', async () => {
+    const id = uniqueName('s');
+    await outbox.create(signups, { _id: id, email: 'a@b.c' }, [registered(id)], { _id: id });
+    const second = await outbox
+      .create(signups, { _id: id, email: 'd@e.f' }, [registered(id)], { _id: id })
+      .then(
+        () => null,
+        (err: unknown) => err,
+      );
+    expect(isDuplicateKey(second)).toBe(true);
   });
 });

@@ -15,6 +15,14 @@ export function loadOrdersConfig(env: NodeJS.ProcessEnv = process.env) {
       ORDER_PLACEMENT_BACKOFF_MS: z.coerce.number().int().min(10).default(2000),
       /** How often the supplier is asked about the orders it took. */
       ORDER_SYNC_SECONDS: z.coerce.number().positive().default(30),
+      /**
+       * How long the supplier is still asked about an order after we settled it without it (a
+       * placement that timed out was refunded) or it said OK: a late completion or a later
+       * reject becomes a dispute for admins. Hours; fractions allowed.
+       */
+      ORDER_WATCH_HOURS: z.coerce.number().positive().default(24),
+      /** A paid supplier order still waiting after this long is listed for admins to decide. Hours; fractions allowed. */
+      ORDER_STUCK_HOURS: z.coerce.number().positive().default(24),
     },
     env,
   );

@@ -1,32 +1,53 @@
 import { ApiRoutes, ServiceClient, startService, SupplierClient, type RunningService } from '@raseed/kit';
 import type { OrdersConfig } from './config';
+import { disputeModels, DisputeStore } from './data/disputes';
 import { orderModels, OrderStore } from './data/orders';
+import { DeletedUsers } from './data/users';
+import { onUserDeleted } from './events/users';
 import type { FulfilmentDeps } from './domain/fulfilment';
+import { repairDisputes } from './domain/disputes';
 import { repair } from './domain/orders';
+import type { StuckDeps } from './domain/stuck';
 import { fulfilmentJobs } from './jobs/fulfilment';
+import { internalRoutes } from './routes/internal';
+import { disputeRoutes } from './routes/disputes';
 import { orderRoutes } from './routes/orders';
+import { stuckRoutes } from './routes/stuck';
 import { supplierRoutes } from './routes/supplier';
 
 const REPAIR_EVERY_MS = 30_000;
+const HOUR_MS = 3600_000;
 
 export function startOrders(config: OrdersConfig): Promise<RunningService> {
   return startService('orders', config, async (ctx) => {
     const models = orderModels(ctx.mongo);
+    const disputeRecords = disputeModels(ctx.mongo);
     // Unique keys decide what happens once: they exist before any write.
-    await Promise.all(Object.values(models).map((m) => m.init()));
-    const orders = new OrderStore(models, ctx.locks);
-    const supplier = new SupplierClient({
+    await Promise.all([...Object.values(models), ...Object.values(disputeRecords)].map((m) => m.init()));
+    const orders = new OrderStore(models, ctx.locks, ctx.outbox);
+    const disputes = new DisputeStore(
+      disputeRecords,
+      ctx.locks,
+      ctx.outbox,
+      config.ORDER_WATCH_HOURS * HOUR_MS,
+    );
+    const supplierOptions = {
       url: config.SUPPLIER_URL,
       token: config.SUPPLIER_TOKEN,
       timeoutMs: config.SUPPLIER_TIMEOUT_MS,
       logger: ctx.logger,
-    });
+    };
+    const supplier = new SupplierClient(supplierOptions);
+    const deleted = new DeletedUsers(ctx.mongo);
+    await ctx.consume({ 'user.deleted': onUserDeleted(deleted) });
     const deps: FulfilmentDeps = {
       orders,
       supplier,
+      disputes,
       catalog: new ServiceClient('catalog', config.CATALOG_URL, config.SERVICE_TOKEN),
       wallet: new ServiceClient('wallet', config.WALLET_URL, config.SERVICE_TOKEN),
       logger: ctx.logger,
+      deleted,
       published: ctx.eventsRecorded,
       fulfil: (order) => jobs.place(order._id.toString()),
     };
@@ -41,18 +62,29 @@ export function startOrders(config: OrdersConfig): Promise<RunningService> {
     const api = new ApiRoutes(config.SERVICE_TOKEN);
     orderRoutes(api, deps);
     supplierRoutes(api, deps);
+    disputeRoutes(api, deps);
+    const stuck: StuckDeps = {
+      ...deps,
+      // An admin waits on the last ask of a stuck order: one try, no retries.
+      lastAsk: new SupplierClient({ ...supplierOptions, retries: 0 }),
+      stuckMs: config.ORDER_STUCK_HOURS * HOUR_MS,
+    };
+    stuckRoutes(api, stuck);
+    internalRoutes(api, models);
 
     // Placements and decisions cut off by a crash are finished at start and then now and again.
     const runRepair = () =>
-      repair(deps, config.ORDER_REPAIR_AFTER_SECONDS * 1000).then(
-        (n) => n && ctx.logger.warn({ repaired: n }, 'finished orders that were cut off'),
-        (err: unknown) => ctx.logger.error({ err }, 'repairing orders failed'),
-      );
+      repair(deps, config.ORDER_REPAIR_AFTER_SECONDS * 1000)
+        .then(async (n) => n + (await repairDisputes(deps)))
+        .then(
+          (n) => n && ctx.logger.warn({ repaired: n }, 'finished orders that were cut off'),
+          (err: unknown) => ctx.logger.error({ err }, 'repairing orders failed'),
+        );
     await runRepair();
     const timer = setInterval(() => void runRepair(), REPAIR_EVERY_MS);
     ctx.onStop(async () => clearInterval(timer));
     await jobs.start();
 
-    return { routes: api.router, docs: [api.registry], outbox: [models.Order] };
+    return { routes: api.router, docs: [api.registry] };
   });
 }

@@ -63,14 +63,16 @@ describe('orders killed with SIGKILL in the middle of 100 supplier orders', () =
 
     const answers: Answer[] = [];
     let done = 0;
+    let killing = false;
+    /** How the killed process really ended, as the operating system reported it. */
     let killedBy: NodeJS.Signals | null = null;
     let restartFailed: unknown = null;
     const queue = Array.from({ length: 100 }, (_, i) => i);
     const workers = Array.from({ length: 8 }, async () => {
       for (let i = queue.shift(); i !== undefined; i = queue.shift()) {
-        if (done >= 30 && !killedBy) {
+        if (done >= 30 && !killing) {
           const victim = child!;
-          killedBy = 'SIGKILL';
+          killing = true;
           victim.once('exit', (_code, signal) => {
             killedBy = signal;
             setTimeout(() => {

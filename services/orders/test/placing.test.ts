@@ -1,3 +1,4 @@
+import { eventually, publishEvents } from '@raseed/kit/testing';
 import { Types } from 'mongoose';
 import { bearer, newUser, startTestOrders, toMicros, type TestOrders, type TestUser } from './support';
 
@@ -297,5 +298,119 @@ describe("an admin's decision", () => {
       waitingOrders: stored.filter((o) => o.status === 'waiting').length,
     });
     expect(body.totalOrders).toBeGreaterThan(100);
+  });
+});
+
+describe('one Idempotency-Key, one request', () => {
+  const reused = 'This Idempotency-Key was used for a different request.';
+
+  it('refuses the key with another product, quantity or params, and changes nothing', async () => {
+    const user = await orders.customer(10);
+    const key = new Types.ObjectId().toString();
+    const first = await orders.order(user, draft({ quantity: 2 }), key).expect(201);
+    const other = await orders.createdProduct('1');
+    for (const changed of [
+      draft({ quantity: 3 }),
+      draft({ quantity: 2, product_id: other }),
+      draft({ quantity: 2, params: 'Account e-mail:someone-else@example.com' }),
+    ]) {
+      const res = await orders.order(user, changed, key).expect(422);
+      expect(res.body).toEqual({ orderStatus: false, error: reused });
+    }
+    // The same request in another form of its params is the same request.
+    const same = await orders
+      .order(user, draft({ quantity: 2, params: { 'Account e-mail': 'player@example.com' } }), key)
+      .expect(201);
+    expect(same.body.orderId).toBe(first.body.orderId);
+    expect(await orders.storedOrders({ userId: user.id })).toHaveLength(1);
+    expect(await movements(first.body.orderId as string)).toHaveLength(1);
+    expect(await orders.wallet.balance(user)).toBe(8);
+  });
+
+  it('refuses the key with another request even while the first is racing', async () => {
+    const user = await orders.customer(10);
+    const key = new Types.ObjectId().toString();
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => orders.order(user, draft({ quantity: (i % 2) + 1 }), key)),
+    );
+    const won = answers.find((r) => r.status === 201)!;
+    const quantity = (await orders.storedOrders({ userId: user.id }))[0]!.quantity as number;
+    for (const [i, res] of answers.entries()) {
+      if ((i % 2) + 1 === quantity) expect(res.body.orderId).toBe(won.body.orderId);
+      else expect(res.status).toBe(422);
+    }
+    expect(await orders.storedOrders({ userId: user.id })).toHaveLength(1);
+    expect(await orders.wallet.balance(user)).toBe(10 - quantity);
+  });
+});
+
+describe('prices as the customer sees them', () => {
+  it("debits a customer's discounted price, to the micro-dollar", async () => {
+    const user = await orders.customer(100);
+    const product = await orders.createdProduct('3.33');
+    await publishEvents('user.discount-changed', {
+      key: user.id,
+      data: { userId: user.id, percentage: 7, setAt: new Date().toISOString() },
+    });
+    // Catalog prices with the discount once it has heard of it.
+    const orderId = await eventually(
+      async () => {
+        const res = await orders.order(user, draft({ product_id: product, quantity: 3 }), undefined);
+        if (res.status !== 201) throw new Error(`order answered ${res.status}`);
+        const [debit] = await movements(res.body.orderId as string);
+        return debit!.amount === 3 * Math.round(toMicros(3.33) * 0.93)
+          ? (res.body.orderId as string)
+          : undefined;
+      },
+      { what: 'a discounted order' },
+    );
+    const [debit] = await movements(orderId);
+    expect(debit).toMatchObject({ amount: 9_290_700, type: 'OUT' });
+    const [stored] = await orders.storedOrders({ _id: new Types.ObjectId(orderId) });
+    expect(stored).toMatchObject({ unitPrice: 3_096_900, total: 9_290_700 });
+  });
+
+  it("orders a supplier product whose name is longer than the wallet keeps, under the kit's bounded name", async () => {
+    const p = orders.sim.products.find((x) => x.available && x.params.length === 1 && !x.qtyValues)!;
+    orders.sim.updateProduct(p.id, { name: `  Card   ${'x'.repeat(400)}  ` });
+    expect((await orders.catalog.sync(`Bearer ${orders.admin.token}`)).status).toBe(200);
+    const user = await orders.customer(100);
+    const res = await orders
+      .order(user, { product_id: `p-${p.id}`, quantity: 1, params: `${p.params[0]}:player-1` })
+      .expect(201);
+    const [stored] = await orders.storedOrders({ _id: new Types.ObjectId(res.body.orderId as string) });
+    expect([...(stored!.productName as string)]).toHaveLength(200);
+    expect(stored!.productName).toMatch(/^Card x+…$/);
+    const [debit] = await movements(res.body.orderId as string);
+    expect(debit!.productName).toBe(stored!.productName);
+  });
+});
+
+describe('a deleted account', () => {
+  it('places no new orders, while its earlier order still answers and a rejection still refunds it', async () => {
+    const user = await orders.customer(10);
+    const key = new Types.ObjectId().toString();
+    const placed = await orders.order(user, draft({ quantity: 3 }), key).expect(201);
+    await publishEvents('user.deleted', { key: user.id, data: { userId: user.id } });
+
+    const refused = await eventually(
+      async () => {
+        const res = await orders.order(user, draft());
+        return res.status === 201 ? undefined : res;
+      },
+      { what: 'a refused order' },
+    );
+    expect(refused.status).toBe(404);
+    expect(refused.body).toEqual({ orderStatus: false, error: 'This account has been deleted.' });
+    // Whatever slipped through before the deletion was heard of is counted below.
+    const shown = (await orders.storedOrders({ userId: user.id, paid: true })).length;
+    expect((await orders.order(user, draft(), new Types.ObjectId().toString())).status).toBe(404);
+    // Its first order still answers as placed, and still gets its decision and refund.
+    expect((await orders.order(user, draft({ quantity: 3 }), key).expect(201)).body.orderId).toBe(
+      placed.body.orderId,
+    );
+    await orders.decide(placed.body.orderId as string, 'rejected').expect(200);
+    expect(await movements(placed.body.orderId as string)).toHaveLength(2);
+    expect(await orders.wallet.balance(user)).toBe(10 - (shown - 1));
   });
 });

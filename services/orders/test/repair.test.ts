@@ -1,3 +1,4 @@
+import { keyedId } from '@raseed/kit';
 import { Types } from 'mongoose';
 import { eventually } from '@raseed/kit/testing';
 import { startTestOrders, toMicros, type TestOrders, type TestUser } from './support';
@@ -122,5 +123,64 @@ describe('repairing what a crash cut off, at start-up', () => {
     expect(await refunds(rejected)).toBe(1);
     expect(orders.sim.placed.filter((o) => o.uuid === lost)).toHaveLength(1);
     expect(await orders.wallet.balance(user)).toBe(46);
+  });
+});
+
+describe("an unpaid order's fate, decided once by the wallet's key", () => {
+  const cutOffText = 'The order could not be completed. Please try again.';
+  const draft = { product_id: '', quantity: 1, params: 'Account e-mail:a@b.c' };
+
+  it('moves nothing for a debit that arrives after the repair gave up, and every retry says so', async () => {
+    const key = new Types.ObjectId().toString();
+    const id = keyedId(user.id, key);
+    await cutOffOrder({ _id: new Types.ObjectId(id) });
+    const before = await orders.wallet.balance(user);
+
+    await orders.restart();
+    expect(await stored(id)).toMatchObject({ paid: false, failed: { status: 409, error: cutOffText } });
+
+    // The placement that stalled before calling the wallet wakes up and asks for its debit.
+    const late = await orders.wallet.internal(`/internal/orders/${id}/debit`, {
+      userId: user.id,
+      amount: toMicros(2),
+      productName: 'Gift card',
+    });
+    expect(late.status).toBe(409);
+    expect(await orders.wallet.balance(user)).toBe(before);
+    // The customer's retry with the same key is told the same, and is not charged either.
+    const retry = await orders.order(user, { ...draft, product_id: giftCard }, key).expect(409);
+    expect(retry.body).toEqual({ orderStatus: false, error: cutOffText });
+    expect(await orders.wallet.balance(user)).toBe(before);
+    expect(await stored(id)).toMatchObject({ paid: false });
+  });
+
+  it('shows every order whose debit won the race with the repair, and charges none whose void won', async () => {
+    await orders.topUp(user, 60);
+    const ids = await Promise.all(Array.from({ length: 30 }, () => cutOffOrder()));
+    const before = await orders.wallet.balance(user);
+    // The repair runs at start while 30 stalled placements ask for their debits.
+    const [, ...late] = await Promise.all([
+      orders.restart(),
+      ...ids.map(async (id, i) => {
+        await new Promise((r) => setTimeout(r, i * 5));
+        return (
+          await orders.wallet.internal(`/internal/orders/${id}/debit`, {
+            userId: user.id,
+            amount: toMicros(2),
+            productName: 'Gift card',
+          })
+        ).status;
+      }),
+    ]);
+    expect(late.filter((status) => status !== 200 && status !== 409)).toEqual([]);
+    const debited = ids.filter((_, i) => late[i] === 200);
+    // A debit that won before the repair looked is shown by the repair (or by the next one).
+    await orders.restart();
+    for (const id of ids) {
+      const order = await stored(id);
+      expect(order.paid).toBe(debited.includes(id));
+      if (!order.paid) expect(order.failed).toEqual({ status: 409, error: cutOffText });
+    }
+    expect(await orders.wallet.balance(user)).toBe(before - 2 * debited.length);
   });
 });

@@ -14,7 +14,7 @@ export function startPayments(config: PaymentsConfig): Promise<RunningService> {
     const models = paymentModels(ctx.mongo);
     // Unique keys decide what happens once: they exist before any write.
     await Promise.all(Object.values(models).map((m) => m.init()));
-    const payments = new PaymentStore(models, ctx.locks);
+    const payments = new PaymentStore(models, ctx.locks, ctx.outbox);
     const users = new UserDirectory(ctx.mongo);
     const receipts = new ObjectStore(config, config.S3_BUCKET);
     await receipts.ensureBucket();
@@ -43,7 +43,6 @@ export function startPayments(config: PaymentsConfig): Promise<RunningService> {
     return {
       routes: api.router,
       docs: [api.registry],
-      outbox: [models.Payment],
       readiness: { objects: () => receipts.ping() },
     };
   });

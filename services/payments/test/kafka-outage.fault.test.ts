@@ -21,9 +21,11 @@ describe('with the Kafka broker down between a confirm and its credit', () => {
 
     infra('down', 'kafka');
     await money.decide(admin, body.payment.id, 'confirmed').expect(200);
-    // The payment.confirmed event waits in the payment's outbox; no money has moved.
-    const pending = await money.db.collection('payments').findOne({ hasEvents: true, status: 'confirmed' });
-    expect(String(pending?._id)).toBe(body.payment.id);
+    // The payment.confirmed event waits in the outbox, carried by the decision; no money has moved.
+    const pending = await money.db
+      .collection('outbox')
+      .findOne({ _id: `payment_decisions:${body.payment.id}` as never });
+    expect(pending).not.toBeNull();
     await new Promise((r) => setTimeout(r, 2000));
     expect(await money.wallet.balance(user)).toBe(0);
 

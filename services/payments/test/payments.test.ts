@@ -1,8 +1,9 @@
-import { toMicros } from '@raseed/kit';
-import { eventually, publishEvents, readEvents } from '@raseed/kit/testing';
+import { KEY_REUSED, signSession, toMicros } from '@raseed/kit';
+import { eventually, publishEvents, readEvents, uniqueName } from '@raseed/kit/testing';
 import { Types } from 'mongoose';
+import type supertest from 'supertest';
 import { bearer, newUser, newUsers, type TestUser } from '../../wallet/test/support';
-import { startMoneyServices, type MoneyServices } from './support';
+import { freshReceipt, startMoneyServices, type MoneyServices } from './support';
 
 let money: MoneyServices;
 let admin: TestUser;
@@ -17,6 +18,38 @@ async function customer(): Promise<TestUser> {
   await money.known(user);
   return user;
 }
+
+const newKey = () => `key-${new Types.ObjectId().toString()}`;
+const paymentsOf = (user: TestUser) => money.db.collection('payments').countDocuments({ userId: user.id });
+const receiptsOf = (user: TestUser) => money.objects.list(`receipts/${user.id}/`);
+const idsOf = (answers: supertest.Response[]) =>
+  new Set(answers.map((a) => (a.body as { payment?: { id: string } }).payment?.id));
+const ALREADY_SUBMITTED = {
+  paymentStatus: false,
+  error: 'This receipt has already been submitted.',
+};
+
+const deletion = (userId: string) => ({ key: userId, data: { userId } });
+const registration = (userId: string, username = uniqueName('user')) => ({
+  key: userId,
+  data: {
+    userId,
+    username,
+    email: `${username}@example.com`,
+    phone: '1',
+    role: 'user' as const,
+    createdAt: new Date().toISOString(),
+  },
+});
+/** Waits until payments has read the user's user.deleted event. */
+const deletionApplied = (userId: string) =>
+  eventually(
+    async () =>
+      (await money.db.collection('users').findOne({ _id: userId as never, deletedAt: { $ne: null } }))
+        ? true
+        : undefined,
+    { what: 'payments to learn of the deletion' },
+  );
 
 const balanceOf = (user: TestUser) => money.wallet.balance(user);
 const waitForBalance = (user: TestUser, dollars: number) =>
@@ -139,6 +172,118 @@ describe('a customer top-up', () => {
   });
 });
 
+describe('a top-up sent twice', () => {
+  it('makes one waiting payment and one receipt of 100 submits with one Idempotency-Key', async () => {
+    const user = await customer();
+    const [key, receipt] = [newKey(), freshReceipt()];
+    const answers = await Promise.all(
+      Array.from({ length: 100 }, () => money.topUp(user, { amount: '12' }, receipt, key)),
+    );
+    expect(answers.map((a) => a.status)).toEqual(Array(100).fill(201));
+    const ids = idsOf(answers);
+    expect(ids.size).toBe(1);
+    expect(await paymentsOf(user)).toBe(1);
+    expect(await receiptsOf(user)).toHaveLength(1);
+    const [id] = [...ids] as [string];
+    const submitted = await readEvents('payment.submitted', (e) => e.data.paymentId === id);
+    expect(submitted).toHaveLength(1);
+    // The receipt left is the payment's own.
+    await money.http().get(`/api/payments/${id}/receipt`).set(bearer(user)).expect(200);
+  });
+
+  it('answers a retry with the first payment, and the key with another amount or method with 422', async () => {
+    const user = await customer();
+    const [key, receipt] = [newKey(), freshReceipt()];
+    const first = await money.topUp(user, { amount: '20' }, receipt, key).expect(201);
+    const again = await money.topUp(user, { amount: '20' }, receipt, key).expect(201);
+    expect(again.body.payment).toEqual(first.body.payment);
+    const changed: Record<string, string>[] = [
+      { amount: '25' },
+      { product_name: 'Whish-Money', amount: '20' },
+    ];
+    for (const fields of changed) {
+      const reused = await money.topUp(user, fields, receipt, key).expect(422);
+      expect(reused.body).toEqual({ paymentStatus: false, error: KEY_REUSED });
+    }
+    // The request is the method and the amount: another screenshot of it is a retry, the first kept.
+    const otherFile = await money.topUp(user, { amount: '20' }, freshReceipt(), key).expect(201);
+    expect(otherFile.body.payment).toEqual(first.body.payment);
+    expect(await paymentsOf(user)).toBe(1);
+    expect(await receiptsOf(user)).toHaveLength(1);
+  });
+
+  it('leaves no receipt behind for the requests that lose a race of one key with two amounts', async () => {
+    const user = await customer();
+    const [key, receipt] = [newKey(), freshReceipt()];
+    const amounts = Array.from({ length: 40 }, (_, i) => (i % 2 ? '5' : '6'));
+    const answers = await Promise.all(amounts.map((amount) => money.topUp(user, { amount }, receipt, key)));
+    const won = answers.find((a) => a.status === 201)?.body.payment.amount as number;
+    expect(answers.map((a, i) => [amounts[i], a.status]).filter(([, status]) => status !== 201)).toEqual(
+      amounts.filter((a) => Number(a) !== won).map((a) => [a, 422]),
+    );
+    expect(idsOf(answers.filter((a) => a.status === 201)).size).toBe(1);
+    expect(await paymentsOf(user)).toBe(1);
+    expect(await receiptsOf(user)).toHaveLength(1);
+  });
+
+  it('refuses a receipt already submitted while its payment waits or stands confirmed', async () => {
+    const user = await customer();
+    const receipt = freshReceipt();
+    const first = (await money.topUp(user, { amount: '9' }, receipt, newKey()).expect(201)).body.payment;
+    const waiting = await money.topUp(user, { amount: '10' }, receipt, newKey()).expect(400);
+    expect(waiting.body).toEqual(ALREADY_SUBMITTED);
+    await money.topUp(user, { amount: '9' }, receipt).expect(400);
+    await money.decide(admin, first.id, 'confirmed').expect(200);
+    const confirmed = await money.topUp(user, { amount: '9' }, receipt).expect(400);
+    expect(confirmed.body).toEqual(ALREADY_SUBMITTED);
+    expect(await paymentsOf(user)).toBe(1);
+    expect(await receiptsOf(user)).toHaveLength(1);
+    // Another receipt is another transfer.
+    await money.topUp(user, { amount: '9' }, freshReceipt()).expect(201);
+    await waitForBalance(user, 9);
+  });
+
+  it('lets a receipt be submitted again once its payment was rejected, by one payment at a time', async () => {
+    const user = await customer();
+    const receipt = freshReceipt();
+    const first = (await money.topUp(user, {}, receipt).expect(201)).body.payment;
+    await money.decide(admin, first.id, 'rejected').expect(200);
+    const second = (await money.topUp(user, {}, receipt).expect(201)).body.payment;
+    await money.topUp(user, {}, receipt).expect(400);
+    await money.decide(admin, second.id, 'rejected').expect(200);
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => money.topUp(user, {}, receipt, newKey())),
+    );
+    expect(answers.filter((a) => a.status === 201)).toHaveLength(1);
+    expect(answers.filter((a) => a.status === 400).map((a) => a.body)).toEqual(
+      Array(19).fill(ALREADY_SUBMITTED),
+    );
+    expect(await paymentsOf(user)).toBe(3);
+    expect(await money.db.collection('payments').countDocuments({ userId: user.id, status: 'waiting' })).toBe(
+      1,
+    );
+  });
+
+  it('takes one of 100 submits of one receipt with different keys', async () => {
+    const user = await customer();
+    const receipt = freshReceipt();
+    const answers = await Promise.all(
+      Array.from({ length: 100 }, () => money.topUp(user, {}, receipt, newKey())),
+    );
+    expect(answers.filter((a) => a.status === 201)).toHaveLength(1);
+    expect(answers.filter((a) => a.status === 400)).toHaveLength(99);
+    expect(await paymentsOf(user)).toBe(1);
+    expect(await receiptsOf(user)).toHaveLength(1);
+  });
+
+  it('lets two customers send the same image', async () => {
+    const [one, two] = [await customer(), await customer()];
+    const receipt = freshReceipt();
+    await money.topUp(one, {}, receipt).expect(201);
+    await money.topUp(two, {}, receipt).expect(201);
+  });
+});
+
 describe('deciding a payment', () => {
   it('credits once when 20 admins confirm one payment at the same moment', async () => {
     const user = await customer();
@@ -179,6 +324,47 @@ describe('deciding a payment', () => {
     const events = await readEvents('payment.rejected', (e) => e.data.paymentId === rejected);
     expect(events).toHaveLength(1);
   });
+});
+
+describe('a decision racing a writer whose lock expired', () => {
+  it('loses no payment.confirmed when stale copies of the payments are written back whole', async () => {
+    const customers = await Promise.all(Array.from({ length: 20 }, () => customer()));
+    const ids = await Promise.all(
+      customers.map(async (user) => {
+        const res = await money.topUp(user, { amount: '7' }, freshReceipt()).expect(201);
+        return res.body.payment.id as string;
+      }),
+    );
+    const payments = money.db.collection('payments');
+    // What a writer read before the decisions, and writes back whole after its lock expired.
+    const stale = await payments.find({ _id: { $in: ids.map((id) => new Types.ObjectId(id)) } }).toArray();
+    const rewrites = stale.map(async (copy, i) => {
+      for (let round = 0; round < 4; round++) {
+        await new Promise((r) => setTimeout(r, 15 * ((i % 4) + 1)));
+        await payments.replaceOne({ _id: copy._id }, copy);
+      }
+    });
+    const decisions = ids.map((id) => money.decide(admin, id, 'confirmed').expect(200));
+    await Promise.all([...rewrites, ...decisions]);
+
+    // Each confirmed top-up reaches the wallet once, and its status comes back to confirmed.
+    for (const [i, user] of customers.entries()) {
+      await eventually(async () => ((await money.wallet.balance(user)) === 7 ? true : undefined), {
+        what: `the credit of payment ${ids[i]}`,
+      });
+    }
+    await eventually(
+      async () =>
+        (await payments.countDocuments({
+          _id: { $in: ids.map((id) => new Types.ObjectId(id)) },
+          status: 'confirmed',
+        })) === ids.length || undefined,
+      { timeoutMs: 60_000, what: 'every decided payment showing its decision' },
+    );
+    const again = await money.decide(admin, ids[0]!, 'confirmed');
+    expect(again.status).toBe(409);
+    for (const user of customers) expect(await money.wallet.balance(user)).toBe(7);
+  }, 120_000);
 });
 
 describe('an admin’s money operations', () => {
@@ -250,6 +436,64 @@ describe('an admin’s money operations', () => {
     expect(new Set(answers.map((a) => a.body.payment.id)).size).toBe(1);
     await waitForBalance(user, 8);
     expect(await money.db.collection('payments').countDocuments({ userId: user.id })).toBe(1);
+  });
+
+  it('refuses an Idempotency-Key reused for another user, amount, type or route, and moves nothing', async () => {
+    const [user, other] = [await customer(), await customer()];
+    const key = newKey();
+    const send = (body: object, route = '/api/payments') =>
+      money.http().post(route).set(bearer(admin)).set('Idempotency-Key', key).send(body);
+    const credit = { user_id: user.id, amount: 8, type: 'IN' };
+    const first = await send(credit).expect(201);
+    await waitForBalance(user, 8);
+    for (const [body, route] of [
+      [{ ...credit, user_id: other.id }],
+      [{ ...credit, amount: 9 }],
+      [{ ...credit, type: 'OUT' }],
+      [credit, '/api/debtpayment'],
+    ] as [object, string?][]) {
+      const reused = await send(body, route).expect(422);
+      expect(reused.body).toEqual({ paymentStatus: false, error: KEY_REUSED });
+    }
+    const again = await send({ ...credit, amount: '8.000' }).expect(201);
+    expect(again.body.payment.id).toBe(first.body.payment.id);
+
+    // The other way round: a credit as debt, then its key on the plain route.
+    const debtKey = newKey();
+    const asDebt = (route: string) =>
+      money.http().post(route).set(bearer(admin)).set('Idempotency-Key', debtKey).send(credit);
+    const debt = await asDebt('/api/debtpayment').expect(201);
+    await asDebt('/api/payments').expect(422);
+    expect((await asDebt('/api/debtpayment').expect(201)).body.payment.id).toBe(debt.body.payment.id);
+
+    await waitForBalance(user, 16);
+    // Let any stray movement arrive before counting.
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(await balanceOf(user)).toBe(16);
+    expect(await balanceOf(other)).toBe(0);
+    const debtNow = await money.wallet.http().get('/api/debt').set(bearer(user)).expect(200);
+    expect(debtNow.body).toEqual({ debt: 8 });
+    expect(await paymentsOf(user)).toBe(2);
+    expect(await paymentsOf(other)).toBe(0);
+  });
+
+  it('keeps the keys of two admins apart: one key string from each makes two payments', async () => {
+    const user = await customer();
+    const second = await newUser('admin');
+    const key = newKey();
+    const answers = await Promise.all(
+      [admin, second].map((by) =>
+        money
+          .http()
+          .post('/api/payments')
+          .set(bearer(by))
+          .set('Idempotency-Key', key)
+          .send({ user_id: user.id, amount: 3, type: 'IN' }),
+      ),
+    );
+    expect(answers.map((a) => a.status)).toEqual([201, 201]);
+    expect(idsOf(answers).size).toBe(2);
+    await waitForBalance(user, 6);
   });
 
   it('gives credit as debt: the balance and the debt rise together', async () => {
@@ -351,6 +595,72 @@ describe('a withdrawal cut off between the debit and its record', () => {
     });
     await new Promise((r) => setTimeout(r, 2000));
     expect(await money.db.collection('payments').countDocuments({ _id: new Types.ObjectId(stray) })).toBe(0);
+  });
+});
+
+describe('a deleted account', () => {
+  it('sends no new top-ups and gets no new credits, while its earlier top-ups are still decided', async () => {
+    const user = await customer();
+    await money.adminPayment(admin, { user_id: user.id, amount: 10, type: 'IN' }).expect(201);
+    await waitForBalance(user, 10);
+    const confirmedLater = (await money.topUp(user, { amount: '4' }, freshReceipt()).expect(201)).body
+      .payment;
+    const rejectedLater = (await money.topUp(user, { amount: '5' }, freshReceipt()).expect(201)).body.payment;
+
+    await publishEvents('user.deleted', deletion(user.id));
+    await deletionApplied(user.id);
+
+    const gone = { paymentStatus: false, error: 'This account has been deleted.' };
+    const topUp = await money.topUp(user, { amount: '6' }, freshReceipt(), newKey()).expect(404);
+    expect(topUp.body).toEqual(gone);
+    for (const [body, route] of [
+      [{ user_id: user.id, amount: 1, type: 'IN' }],
+      [{ user_id: user.id, amount: 1, type: 'OUT' }],
+      [{ user_id: user.id, amount: 1, type: 'IN' }, '/api/debtpayment'],
+    ] as [object, string?][]) {
+      const refused = await money.adminPayment(admin, body, route).expect(404);
+      expect(refused.body).toEqual(gone);
+    }
+    expect(await paymentsOf(user)).toBe(3);
+    expect(await receiptsOf(user)).toHaveLength(2);
+
+    await money.decide(admin, confirmedLater.id, 'confirmed').expect(200);
+    await money.decide(admin, rejectedLater.id, 'rejected').expect(200);
+    const confirmed = await readEvents('payment.confirmed', (e) => e.data.paymentId === confirmedLater.id);
+    expect(confirmed[0]?.data).toMatchObject({ userId: user.id, amount: toMicros(4) });
+    await waitForBalance(user, 14);
+    expect(await money.reconcile()).toBe(0);
+  });
+
+  it('stays deleted when its deletion arrives before its registration', async () => {
+    const id = new Types.ObjectId().toString();
+    const username = uniqueName('user');
+    const user: TestUser = {
+      id,
+      username,
+      role: 'user',
+      token: signSession(
+        { id, username, email: `${username}@example.com`, role: 'user', phone: '1', percentage: null },
+        money.config.JWT_SECRET,
+        3600,
+      ),
+    };
+    // Each pair goes on one topic in order: once the second is applied, so is the first.
+    const witness = await customer();
+    await publishEvents('user.deleted', deletion(id), deletion(witness.id));
+    await deletionApplied(witness.id);
+    const [late, next] = [registration(id, username), registration(new Types.ObjectId().toString())];
+    await publishEvents('user.registered', late, next);
+    await eventually(
+      async () =>
+        (await money.db.collection('users').findOne({ _id: next.key as never })) ? true : undefined,
+      { what: 'payments to learn of the registrations' },
+    );
+
+    const refused = await money.topUp(user, {}, freshReceipt()).expect(404);
+    expect(refused.body).toEqual({ paymentStatus: false, error: 'This account has been deleted.' });
+    await money.adminPayment(admin, { user_id: id, amount: 1, type: 'IN' }).expect(404);
+    expect(await paymentsOf(user)).toBe(0);
   });
 });
 

@@ -1,5 +1,7 @@
 import { ObjectStore } from '@raseed/kit';
 import { dropDatabase, eventually, openDatabase, testEnv } from '@raseed/kit/testing';
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
 import path from 'node:path';
 import supertest from 'supertest';
 import { bearer, startTestWallet, type TestUser } from '../../wallet/test/support';
@@ -8,6 +10,14 @@ import { loadPaymentsConfig } from '../src/config';
 import { startPayments } from '../src/service';
 
 export const RECEIPT = path.join(__dirname, 'fixtures', 'receipt.png');
+
+/**
+ * A receipt no one has sent before: the test PNG with bytes of its own after its end, so its
+ * SHA-256 differs while it still reads as a PNG. A customer may send one receipt only once.
+ */
+export function freshReceipt(): Buffer {
+  return Buffer.concat([fs.readFileSync(RECEIPT), Buffer.from(randomUUID())]);
+}
 
 /** The wallet and payments services on their own databases, talking to each other as in production. */
 export async function startMoneyServices(extra: Record<string, string> = {}) {
@@ -38,12 +48,19 @@ export async function startMoneyServices(extra: Record<string, string> = {}) {
     wallet,
     objects,
     known,
-    /** A customer's top-up with the test receipt; answers the response. */
-    topUp(user: TestUser, fields: Record<string, string> = {}, file = RECEIPT) {
+    /** A customer's top-up with a receipt (the test one unless told), and an Idempotency-Key if given. */
+    topUp(
+      user: TestUser,
+      fields: Record<string, string> = {},
+      file: string | Buffer = RECEIPT,
+      key?: string,
+    ) {
       const req = http().post('/api/payments').set(bearer(user));
+      if (key) req.set('Idempotency-Key', key);
       for (const [name, value] of Object.entries({ product_name: 'Binance', amount: '20', ...fields })) {
         req.field(name, value);
       }
+      if (typeof file !== 'string') return req.attach('image', file, 'receipt.png');
       return file ? req.attach('image', file) : req;
     },
     adminPayment(admin: TestUser, body: object, route = '/api/payments') {

@@ -8,6 +8,8 @@ export function loadWalletConfig(env: NodeJS.ProcessEnv = process.env) {
       MONGO_DB: z.string().default('raseed_wallet'),
       /** Where reconcile reads the confirmed payments it checks the ledger against. */
       PAYMENTS_URL: z.string().url().default('http://127.0.0.1:4005'),
+      /** Where reconcile reads the orders it checks the ledger against (npm run reconcile sets it; unset, orders are not checked). */
+      ORDERS_URL: z.string().url().optional(),
     },
     env,
   );

@@ -1,7 +1,15 @@
-import { connectMongo, createLogger, redisConnection, DocumentLocks, ServiceClient } from '@raseed/kit';
+import {
+  connectMongo,
+  createLogger,
+  redisConnection,
+  DocumentLocks,
+  Outbox,
+  ServiceClient,
+} from '@raseed/kit';
 import { loadWalletConfig } from './config';
 import { entryModel, Ledger } from './data/ledger';
 import { reconcile, type ConfirmedPayment } from './domain/reconcile';
+import type { ReconciledOrder } from './domain/reconcile-orders';
 
 /**
  * npm run wallet:reconcile: checks every account's chain against itself and against the
@@ -12,13 +20,16 @@ export async function runReconcile(config = loadWalletConfig()): Promise<number>
   const mongo = await connectMongo(config.MONGO_URL, config.MONGO_DB);
   const redis = redisConnection(config.REDIS_URL);
   try {
-    const ledger = new Ledger(entryModel(mongo), new DocumentLocks(redis), redis);
+    const ledger = new Ledger(entryModel(mongo), new DocumentLocks(redis), redis, new Outbox(mongo));
     const payments = new ServiceClient('payments', config.PAYMENTS_URL, config.SERVICE_TOKEN);
     let lastShown = 0;
     const report = await reconcile({
       accounts: () => ledger.accounts(),
       chain: (account) => ledger.chain(account),
       confirmedPayments: () => confirmedPayments(payments),
+      orders: config.ORDERS_URL
+        ? () => allOrders(new ServiceClient('orders', config.ORDERS_URL!, config.SERVICE_TOKEN))
+        : undefined,
       progress: (done, total) => {
         if (Date.now() - lastShown < 2000 && done < total) return;
         lastShown = Date.now();
@@ -27,7 +38,7 @@ export async function runReconcile(config = loadWalletConfig()): Promise<number>
     });
     console.log(
       `wallet reconcile: ${report.accounts} accounts, ${report.entries} ledger entries, ` +
-        `${report.payments} confirmed payments (${report.inFlight} still on their way)`,
+        `${report.payments} confirmed payments, ${report.orders} orders (${report.inFlight} still on their way)`,
     );
     for (const problem of report.problems) console.log(`  MISMATCH ${problem}`);
     console.log(report.problems.length ? `${report.problems.length} mismatches` : 'no mismatches');
@@ -46,6 +57,17 @@ async function* confirmedPayments(payments: ServiceClient): AsyncIterable<Confir
     );
     yield* answer.payments;
     if (page >= answer.totalPages) return;
+  }
+}
+
+async function* allOrders(orders: ServiceClient): AsyncIterable<ReconciledOrder> {
+  for (let after: string | null = null; ;) {
+    const page: { orders: ReconciledOrder[]; next: string | null } = await orders.get(
+      `/internal/orders/reconcile?limit=500${after ? `&after=${after}` : ''}`,
+    );
+    yield* page.orders;
+    if (!page.next) return;
+    after = page.next;
   }
 }
 

@@ -11,7 +11,7 @@ export function startWallet(config: WalletConfig): Promise<RunningService> {
     const Entry = entryModel(ctx.mongo);
     // The unique indexes are what make each movement happen once: they exist before any write.
     await Entry.init();
-    const ledger = new Ledger(Entry, ctx.locks, ctx.redis);
+    const ledger = new Ledger(Entry, ctx.locks, ctx.redis, ctx.outbox);
 
     const api = new ApiRoutes(config.SERVICE_TOKEN);
     walletRoutes(api, ledger);
@@ -21,6 +21,6 @@ export function startWallet(config: WalletConfig): Promise<RunningService> {
       'user.registered': onUserRegistered(ledger),
       'payment.confirmed': onPaymentConfirmed(ledger, ctx.logger),
     });
-    return { routes: api.router, docs: [api.registry], outbox: [Entry] };
+    return { routes: api.router, docs: [api.registry] };
   });
 }

@@ -1,9 +1,9 @@
 import { signSession, toMicros, type Role } from '@raseed/kit';
 import { dropDatabase, openDatabase, publishEvents, testEnv, uniqueName } from '@raseed/kit/testing';
-import { Types } from 'mongoose';
+import { Types, type Connection } from 'mongoose';
 import supertest from 'supertest';
 import { loadWalletConfig } from '../src/config';
-import { entryModel, Ledger } from '../src/data/ledger';
+import { entryModel, Ledger, type LedgerEntry } from '../src/data/ledger';
 import { IN_FLIGHT_MS, reconcile, type ConfirmedPayment } from '../src/domain/reconcile';
 import { startWallet } from '../src/service';
 
@@ -78,6 +78,7 @@ export async function startTestWallet(extra: Record<string, string> = {}) {
   const service = await startWallet(config);
   const db = await openDatabase(config.MONGO_DB);
   const http = () => supertest(service.url);
+  const { mongo, locks, redis, outbox } = service.context;
   const internal = (path: string, body: object) =>
     http().post(path).set('x-service-token', config.SERVICE_TOKEN).send(body);
   return {
@@ -86,6 +87,8 @@ export async function startTestWallet(extra: Record<string, string> = {}) {
     db,
     http,
     internal,
+    /** The service's own ledger, for what a test must arrange below the HTTP API. */
+    ledger: new Ledger(entryModel(mongo), locks, redis, outbox),
     /** The user's balance in dollars, as the user reads it. */
     async balance(user: TestUser): Promise<number> {
       const res = await http().get('/api/balance').set(bearer(user)).expect(200);
@@ -105,15 +108,16 @@ export async function startTestWallet(extra: Record<string, string> = {}) {
 export type TestWallet = Awaited<ReturnType<typeof startTestWallet>>;
 
 /** Runs reconcile over a test wallet's ledger, against the payments the test confirmed. */
-export async function reconcileWallet(wallet: TestWallet, confirmed: ConfirmedPayment[]) {
-  const ledger = new Ledger(
-    entryModel(wallet.service.context.mongo),
-    wallet.service.context.locks,
-    wallet.service.context.redis,
-  );
+export function reconcileWallet(wallet: TestWallet, confirmed: ConfirmedPayment[]) {
+  return reconcileDatabase(wallet.service.context.mongo, confirmed);
+}
+
+/** Runs reconcile over the ledger in a wallet's database (also one whose process was killed). */
+export function reconcileDatabase(db: Connection, confirmed: ConfirmedPayment[]) {
+  const entries = entryModel(db);
   return reconcile({
-    accounts: () => ledger.accounts(),
-    chain: (account) => ledger.chain(account),
+    accounts: () => entries.distinct('account'),
+    chain: (account) => entries.find({ account }).sort({ seq: 1 }).lean<LedgerEntry[]>(),
     confirmedPayments: async function* () {
       yield* confirmed;
     },

@@ -2,7 +2,8 @@ import { useState } from 'react';
 import { toast } from 'react-toastify';
 import { z } from 'zod';
 import { Modal } from '../../components/Modal';
-import { errorText } from '../../lib/errors';
+import { Spinner } from '../../components/Spinner';
+import { errorText, httpStatus } from '../../lib/errors';
 import { useZodForm, warnFirst } from '../../lib/forms';
 import { newKey } from '../../lib/ids';
 import {
@@ -10,6 +11,7 @@ import {
   useDebtPaymentMutation,
   useEditDebtMutation,
   useSetDiscountMutation,
+  useUserDebtQuery,
   type AdminUser,
 } from './api';
 
@@ -39,16 +41,36 @@ interface UserActionModalProps {
   onClose: () => void;
 }
 
-/** One money action on a user's account: an amount (or a percentage) checked, then sent once. */
+/**
+ * One money action on a user's account. Change Debt starts from the wallet's debt as it is
+ * when the modal opens, and again after it changes (a refused change refreshes it).
+ */
 export function UserActionModal({ user, action, onClose }: UserActionModalProps) {
+  const wallet = useUserDebtQuery(user.id, { skip: action !== 'editDebt', refetchOnMountOrArgChange: true });
+  if (action !== 'editDebt') return <ActionForm user={user} action={action} onClose={onClose} />;
+  if (wallet.isFetching) {
+    return (
+      <Modal open title={TITLES[action]} onClose={onClose}>
+        <Spinner />
+      </Modal>
+    );
+  }
+  const debt = wallet.data?.debt ?? user.debt;
+  return <ActionForm key={debt} user={{ ...user, debt }} action={action} onClose={onClose} />;
+}
+
+/** An amount (or a percentage) checked, then sent once. */
+function ActionForm({ user, action, onClose }: UserActionModalProps) {
   const [adminPayment] = useAdminPaymentMutation();
   const [debtPayment] = useDebtPaymentMutation();
   const [editDebt] = useEditDebtMutation();
   const [setDiscount] = useSetDiscountMutation();
   // One key per opened modal (it closes after success): a double click or a retry moves the money once.
-  const [idempotencyKey] = useState(newKey);
+  const [idempotencyKey, setIdempotencyKey] = useState(newKey);
+  // The debt this modal showed, kept while it is open: a change landing meanwhile is refused, not erased.
+  const [shownDebt] = useState(user.debt);
   const form = useZodForm(action === 'discount' ? percentageSchema : priceSchema, {
-    value: action === 'editDebt' ? String(user.debt) : '',
+    value: action === 'editDebt' ? String(shownDebt) : '',
   });
   const busy = form.formState.isSubmitting;
 
@@ -70,9 +92,17 @@ export function UserActionModal({ user, action, onClose }: UserActionModalProps)
         : action === 'debt'
           ? await debtPayment({ user_id: user.id, amount: value as number, idempotencyKey })
           : action === 'editDebt'
-            ? await editDebt({ user_id: user.id, newdebt: value as number, idempotencyKey })
+            ? await editDebt({
+                user_id: user.id,
+                newdebt: value as number,
+                expected_debt: shownDebt,
+                idempotencyKey,
+              })
             : await setDiscount({ user_id: user.id, percentage: value });
     if ('error' in answer) {
+      // A payment refused for good (a balance too small) used its key up: the next try is a new request.
+      const refused = (httpStatus(answer.error) ?? 500) < 500;
+      if (refused && action !== 'editDebt') setIdempotencyKey(newKey());
       toast.error(errorText(answer.error, { failed }));
       return;
     }

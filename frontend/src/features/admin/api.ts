@@ -111,9 +111,14 @@ export const adminApi = api.injectEndpoints({
       }),
       invalidatesTags: ['User', 'Wallet', 'Payments'],
     }),
+    // The wallet's own debt of a user, read when Change Debt opens (the users list holds a copy that may lag).
+    userDebt: build.query<{ debt: number }, string>({
+      query: (userId) => ({ url: 'api/debt', params: { user_id: userId } }),
+      providesTags: ['Wallet'],
+    }),
     editDebt: build.mutation<
       { debtStatus: boolean; message: string },
-      { user_id: string; newdebt: number; idempotencyKey: string }
+      { user_id: string; newdebt: number; expected_debt: number; idempotencyKey: string }
     >({
       query: ({ idempotencyKey, ...body }) => ({
         url: 'api/editdebt',
@@ -150,6 +155,7 @@ export const {
   useSearchUsersQuery,
   useAdminPaymentMutation,
   useDebtPaymentMutation,
+  useUserDebtQuery,
   useEditDebtMutation,
   useSetDiscountMutation,
   useCreateAdminMutation,

@@ -5,6 +5,7 @@ import { ImageInput } from '../../components/ImageInput';
 import { Modal } from '../../components/Modal';
 import { errorText } from '../../lib/errors';
 import { useZodForm, warnFirst } from '../../lib/forms';
+import { newKey } from '../../lib/ids';
 import { useSubmitTopUpMutation, type PaymentMethod } from './api';
 
 const CLOSE_AFTER_MS = 1000;
@@ -28,6 +29,8 @@ export function TopUpModal({ method, user, onClose }: TopUpModalProps) {
   const [submitTopUp] = useSubmitTopUpMutation();
   const [receipt, setReceipt] = useState<File | null>(null);
   const [done, setDone] = useState(false);
+  // One key per opened modal, sent on each of its submits: a double click or a retry makes one payment.
+  const [idempotencyKey, setIdempotencyKey] = useState(newKey);
   const form = useZodForm(amountSchema, { amount: '' });
   const amount = Number(form.watch('amount')) || 0;
   const busy = form.formState.isSubmitting;
@@ -37,6 +40,7 @@ export function TopUpModal({ method, user, onClose }: TopUpModalProps) {
     form.reset();
     setReceipt(null);
     setDone(false);
+    setIdempotencyKey(newKey());
     onClose();
   };
 
@@ -51,7 +55,7 @@ export function TopUpModal({ method, user, onClose }: TopUpModalProps) {
     body.append('username', user.username);
     body.append('status', 'waiting');
     body.append('image', receipt);
-    const answer = await submitTopUp(body);
+    const answer = await submitTopUp({ form: body, idempotencyKey });
     if ('error' in answer) {
       toast.error(
         errorText(answer.error, { failed: 'Failed to submit payment.', unexpected: 'An error occurred.' }),

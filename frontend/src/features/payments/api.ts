@@ -26,8 +26,16 @@ export const paymentsApi = api.injectEndpoints({
     paymentMethods: build.query<{ methods: PaymentMethod[] }, void>({
       query: () => 'api/payments/methods',
     }),
-    submitTopUp: build.mutation<{ paymentStatus: boolean; message: string }, FormData>({
-      query: (body) => ({ url: 'api/payments', method: 'POST', body }),
+    submitTopUp: build.mutation<
+      { paymentStatus: boolean; message: string },
+      { form: FormData; idempotencyKey: string }
+    >({
+      query: ({ form, idempotencyKey }) => ({
+        url: 'api/payments',
+        method: 'POST',
+        body: form,
+        headers: { 'Idempotency-Key': idempotencyKey },
+      }),
       invalidatesTags: ['Payments'],
     }),
     myPayments: build.query<{ payments: Payment[]; totalPages: number }, ListQuery>({

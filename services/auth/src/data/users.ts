@@ -1,4 +1,11 @@
-import { outboxPlugin, toDollars, withEvents, type DocumentLocks, type Role } from '@raseed/kit';
+import {
+  carriesEvents,
+  toDollars,
+  type DocumentLocks,
+  type EventEnvelope,
+  type Outbox,
+  type Role,
+} from '@raseed/kit';
 import {
   Schema,
   Types,
@@ -31,7 +38,7 @@ const userSchema = new Schema(
   },
   { timestamps: true, versionKey: false },
 );
-userSchema.plugin(outboxPlugin);
+userSchema.plugin(carriesEvents);
 userSchema.index({ role: 1, deletedAt: 1 });
 userSchema.index({ createdAt: -1 });
 
@@ -66,7 +73,18 @@ export class UserStore {
   constructor(
     readonly users: UserModel,
     private readonly locks: DocumentLocks,
+    private readonly outbox: Outbox,
   ) {}
+
+  /**
+   * An update announced by its event, recorded first (see carriesEvents) and only for a user
+   * who is there to change: a cut-off update is finished by the admin's retry.
+   */
+  private async announced(event: EventEnvelope, id: string, change: UpdateQuery<User>): Promise<boolean> {
+    if (!(await this.findById(id))) return false;
+    await this.outbox.add(event);
+    return this.update(id, change);
+  }
 
   /** Updates one user as the only writer of that document (see DocumentLocks). */
   private async update(id: string, change: UpdateQuery<User>): Promise<boolean> {
@@ -76,7 +94,10 @@ export class UserStore {
     return result.matchedCount === 1;
   }
 
-  /** Inserts the user and its user.registered event in one write. Throws a duplicate-key error on a taken name or e-mail. */
+  /**
+   * Inserts the user carrying its user.registered event (its later updates never change
+   * `events`). Throws a duplicate-key error on a taken name or e-mail.
+   */
   async register(input: {
     username: string;
     email: string;
@@ -87,13 +108,12 @@ export class UserStore {
     const _id = new Types.ObjectId();
     const createdAt = new Date();
     const event = userRegistered({ id: _id.toString(), ...input, createdAt });
-    await this.users.create({
-      _id,
-      ...input,
-      usernameKey: input.username.toLowerCase(),
-      createdAt,
-      outbox: [event],
-    });
+    await this.outbox.create(
+      this.users,
+      { _id, ...input, usernameKey: input.username.toLowerCase(), createdAt },
+      [event],
+      { _id },
+    );
     return _id.toString();
   }
 
@@ -163,39 +183,27 @@ export class UserStore {
   /** Sets or removes the discount; either marks where the "sales since the last discount" start. */
   setDiscount(id: string, percentage: number | null) {
     const setAt = new Date();
-    const event = userDiscountChanged(id, percentage, setAt);
-    return this.update(
-      id,
-      withEvents(
-        { $set: { percentage, percentageSetAt: percentage === null ? null : setAt, salesSince: setAt } },
-        event,
-      ),
-    );
+    return this.announced(userDiscountChanged(id, percentage, setAt), id, {
+      $set: { percentage, percentageSetAt: percentage === null ? null : setAt, salesSince: setAt },
+    });
   }
 
   /**
    * Deletes the account: personal data is erased and the name and e-mail freed, while
-   * the record stays as a tombstone that carries the user.deleted event out.
+   * the record stays as a tombstone.
    */
   delete(id: string): Promise<boolean> {
-    const event = userDeleted(id);
     const tombstone = `deleted-${id}`;
-    return this.update(
-      id,
-      withEvents(
-        {
-          $set: {
-            deletedAt: new Date(),
-            username: tombstone,
-            usernameKey: tombstone,
-            email: `${tombstone}@deleted.invalid`,
-            phone: '',
-            passwordHash: '',
-            percentage: null,
-          },
-        },
-        event,
-      ),
-    );
+    return this.announced(userDeleted(id), id, {
+      $set: {
+        deletedAt: new Date(),
+        username: tombstone,
+        usernameKey: tombstone,
+        email: `${tombstone}@deleted.invalid`,
+        phone: '',
+        passwordHash: '',
+        percentage: null,
+      },
+    });
   }
 }

@@ -1,4 +1,4 @@
-import { modelOf, outboxPlugin } from '@raseed/kit';
+import { carriesEvents, modelOf } from '@raseed/kit';
 import { Schema, type Connection, type Types } from 'mongoose';
 
 /**
@@ -39,7 +39,7 @@ const productSchema = new Schema(
   },
   { timestamps: { createdAt: true, updatedAt: false }, versionKey: false },
 );
-productSchema.plugin(outboxPlugin);
+productSchema.plugin(carriesEvents);
 
 /** The synced copy of a supplier product ('p-' ids); `available` is the admin's switch, `supplierAvailable` the supplier's. */
 const supplierProductSchema = new Schema(
@@ -61,7 +61,6 @@ const supplierProductSchema = new Schema(
   },
   { timestamps: { createdAt: true, updatedAt: false }, versionKey: false },
 );
-supplierProductSchema.plugin(outboxPlugin);
 
 /** The profit on supplier products of one name (spec §3: a multiplier such as 1.10), and their image. */
 const customProductSchema = new Schema(

@@ -3,7 +3,7 @@ import {
   createWorker,
   isDuplicateKey,
   QUEUE_NAMES,
-  withEvents,
+  type Outbox,
   type DocumentLocks,
   type Logger,
   type SupplierClient,
@@ -82,6 +82,7 @@ async function inChunks<T>(items: T[], work: (chunk: T[]) => Promise<unknown>): 
 export async function syncCatalogue(
   models: CatalogModels,
   locks: DocumentLocks,
+  outbox: Outbox,
   supplier: Pick<SupplierClient, 'products'>,
 ): Promise<SyncResult> {
   const started = Date.now();
@@ -116,24 +117,19 @@ export async function syncCatalogue(
     models.SupplierProduct.insertMany(chunk, { ordered: false, lean: true }).catch(ignoreDuplicates),
   );
   for (const { id, fields, available } of updates) {
+    await outbox.add(
+      productChanged({ _id: id, ...fields, available: available && fields.supplierAvailable }, 'updated'),
+    );
     await locks.run(models.SupplierProduct, id, () =>
-      models.SupplierProduct.updateOne(
-        { _id: id },
-        withEvents(
-          { $set: { ...fields, syncedAt: now } },
-          productChanged({ _id: id, ...fields, available: available && fields.supplierAvailable }, 'updated'),
-        ),
-      ),
+      models.SupplierProduct.updateOne({ _id: id }, { $set: { ...fields, syncedAt: now } }),
     );
   }
   for (const product of gone) {
+    await outbox.add(productChanged(product, 'removed'));
     await locks.run(models.SupplierProduct, product._id, () =>
       models.SupplierProduct.updateOne(
         { _id: product._id },
-        withEvents(
-          { $set: { removed: true, supplierAvailable: false, syncedAt: now } },
-          productChanged(product, 'removed'),
-        ),
+        { $set: { removed: true, supplierAvailable: false, syncedAt: now } },
       ),
     );
   }

@@ -11,7 +11,7 @@ import {
   parseInput,
   profitMultiplier,
   uploadedFile,
-  withEvents,
+  type Outbox,
   z,
   type ApiRoutes,
   type DocumentLocks,
@@ -39,6 +39,7 @@ import { categoryView, customCategoryView, customProductView, productView } from
 export interface AdminDeps {
   models: CatalogModels;
   locks: DocumentLocks;
+  outbox: Outbox;
   cache: ReadCache;
   images: ObjectStore;
   published: () => void;
@@ -72,7 +73,7 @@ async function withImage<T>(deps: AdminDeps, key: string, write: () => Promise<T
 
 /** The catalogue's admin calls (spec §7); every one is admin-only on the server. */
 export function adminRoutes(api: ApiRoutes, deps: AdminDeps): void {
-  const { models, locks, cache } = deps;
+  const { models, locks, outbox, cache } = deps;
 
   /** Updates one created product under its lock with its event; answers the product after the change. */
   async function changeProduct(
@@ -84,9 +85,8 @@ export function adminRoutes(api: ApiRoutes, deps: AdminDeps): void {
     const current = await models.Product.findOne({ _id: id, removed: false }).lean<Product>();
     if (!current) throw notFound(texts.productNotFound, failed);
     const next = { ...current, ...set };
-    await locks.run(models.Product, id, () =>
-      models.Product.updateOne({ _id: id }, withEvents({ $set: set }, productChanged(next, change))),
-    );
+    await outbox.add(productChanged(next, change));
+    await locks.run(models.Product, id, () => models.Product.updateOne({ _id: id }, { $set: set }));
     deps.published();
     await cache.invalidate();
     return next;
@@ -183,8 +183,9 @@ export function adminRoutes(api: ApiRoutes, deps: AdminDeps): void {
           { ...product, available: available && product.supplierAvailable },
           'updated',
         );
+        await outbox.add(event);
         await locks.run(models.SupplierProduct, id, () =>
-          models.SupplierProduct.updateOne({ _id: id }, withEvents({ $set: { available } }, event)),
+          models.SupplierProduct.updateOne({ _id: id }, { $set: { available } }),
         );
         deps.published();
         await cache.invalidate();
@@ -263,7 +264,9 @@ export function adminRoutes(api: ApiRoutes, deps: AdminDeps): void {
         removed: false,
       };
       const created = await withImage(deps, image, () =>
-        models.Product.create({ ...draft, outbox: [productChanged(draft as Product, 'created')] }),
+        outbox.create(models.Product, draft, [productChanged(draft as Product, 'created')], {
+          _id: draft._id,
+        }),
       );
       deps.published();
       await cache.invalidate();

@@ -1,4 +1,4 @@
-import { insertOnce, modelOf, outboxPlugin, withEvents, type DocumentLocks } from '@raseed/kit';
+import { carriesEvents, insertOnce, modelOf, type DocumentLocks, type Outbox } from '@raseed/kit';
 import { Schema, Types, type Connection, type FilterQuery } from 'mongoose';
 import { orderConfirmed, orderPlaced, orderRejected } from '../events/published';
 
@@ -22,11 +22,13 @@ export interface Order {
   fields: Record<string, string>;
   status: OrderStatus;
   /**
-   * False until the wallet's debit is known: unpaid orders are not shown and are finished
-   * or undone by the repair. `failed` marks one the wallet refused (its answer is kept).
+   * Follow the order's fate (OrderFate): false until the wallet's debit is known, so unpaid
+   * orders are not shown; `failed` marks one whose debit key was voided, with the answer kept.
    */
   paid: boolean;
-  failed: { status: number; error: string } | null;
+  failed: Failure | null;
+  /** A digest of the request an Idempotency-Key placed it with (requestFingerprint). */
+  fingerprint: string | null;
   /** What the customer reads with the order: the supplier's reply or the admin's text. */
   replay: string | null;
   /** The supplier's order id. */
@@ -52,6 +54,7 @@ const orderSchema = new Schema(
     status: { type: String, enum: ['waiting', 'confirmed', 'rejected'], required: true },
     paid: { type: Boolean, required: true },
     failed: { type: Schema.Types.Mixed, default: null },
+    fingerprint: { type: String, default: null },
     replay: { type: String, default: null },
     externalId: { type: String, default: null },
     reason: { type: String, default: null },
@@ -61,14 +64,42 @@ const orderSchema = new Schema(
   // minimize: false keeps an empty `fields` ({}) rather than dropping it.
   { versionKey: false, minimize: false },
 );
-orderSchema.plugin(outboxPlugin);
 orderSchema.index({ userId: 1 });
 orderSchema.index({ status: 1 });
 orderSchema.index({ paid: 1 });
 
+export interface Failure {
+  status: number;
+  error: string;
+}
+
 /**
- * A decision taken once (rule 9): the insert of a record keyed by the order id. The order's
- * status merely follows it; `applied` lets the repair finish one whose effects were cut off.
+ * An unpaid order's fate, decided once (rule 11): paid when the wallet's debit holds the order's
+ * debit key, void when a void holds it (the wallet refused the debit, or the repair gave up on a
+ * cut-off placement first). The wallet's key decides; this record, keyed by the order id, follows
+ * it and carries order.placed for a paid order. The order's `paid` and `failed` follow the record.
+ */
+const fateSchema = new Schema(
+  {
+    _id: String,
+    fate: { type: String, enum: ['paid', 'void'], required: true },
+    failed: { type: Schema.Types.Mixed, default: null },
+    at: { type: Date, required: true },
+  },
+  { versionKey: false },
+);
+fateSchema.plugin(carriesEvents);
+
+export interface OrderFate {
+  _id: string;
+  fate: 'paid' | 'void';
+  failed: Failure | null;
+  at: Date;
+}
+
+/**
+ * A decision taken once (rule 9): the insert of a record keyed by the order id, carrying the
+ * order.confirmed or order.rejected event. The order's status merely follows it.
  */
 const decisionSchema = new Schema(
   {
@@ -78,11 +109,10 @@ const decisionSchema = new Schema(
     reason: { type: String, default: null },
     by: { type: String, required: true },
     at: { type: Date, required: true },
-    applied: { type: Boolean, required: true },
   },
   { versionKey: false },
 );
-decisionSchema.index({ applied: 1 });
+decisionSchema.plugin(carriesEvents);
 
 /** A supplier placement attempted under the order's id: recorded before the supplier is called. */
 const placementSchema = new Schema(
@@ -97,12 +127,12 @@ export interface Decision {
   reason: string | null;
   by: string;
   at: Date;
-  applied: boolean;
 }
 
 export function orderModels(conn: Connection) {
   return {
     Order: modelOf<Order>(conn, 'Order', orderSchema, 'orders'),
+    Fate: modelOf<OrderFate>(conn, 'Fate', fateSchema, 'order_fates'),
     Decision: modelOf<Decision>(conn, 'Decision', decisionSchema, 'order_decisions'),
     Placement: modelOf<{ _id: string; at: Date }>(conn, 'Placement', placementSchema, 'order_placements'),
   };
@@ -111,13 +141,23 @@ export type OrderModels = ReturnType<typeof orderModels>;
 
 export type NewOrder = Omit<
   Order,
-  '_id' | 'status' | 'paid' | 'failed' | 'replay' | 'externalId' | 'reason' | 'createdAt' | 'decidedAt'
+  | '_id'
+  | 'status'
+  | 'paid'
+  | 'failed'
+  | 'fingerprint'
+  | 'replay'
+  | 'externalId'
+  | 'reason'
+  | 'createdAt'
+  | 'decidedAt'
 >;
 
 export class OrderStore {
   constructor(
     readonly models: OrderModels,
     private readonly locks: DocumentLocks,
+    private readonly outbox: Outbox,
   ) {}
 
   findById(id: string) {
@@ -129,13 +169,18 @@ export class OrderStore {
    * known. Inserted under its id, so an id already taken (a repeated Idempotency-Key) answers
    * the order recorded first instead.
    */
-  async open(id: string, input: NewOrder): Promise<{ first: boolean; order: Order }> {
+  async open(
+    id: string,
+    input: NewOrder,
+    fingerprint: string | null,
+  ): Promise<{ first: boolean; order: Order }> {
     const { first, record } = await insertOnce(this.models.Order, {
       ...input,
       _id: new Types.ObjectId(id),
       status: 'waiting',
       paid: false,
       failed: null,
+      fingerprint,
       replay: null,
       externalId: null,
       reason: null,
@@ -145,21 +190,28 @@ export class OrderStore {
     return { first, order: record };
   }
 
-  /** The wallet took the money: the order is shown and announced. */
-  async markPaid(order: Order): Promise<Order> {
-    const paid = { ...order, paid: true };
-    await this.locks.run(this.models.Order, order._id, () =>
-      this.models.Order.updateOne(
-        { _id: order._id, paid: false },
-        withEvents({ $set: { paid: true } }, orderPlaced(paid)),
-      ),
-    );
-    return paid;
+  /**
+   * Records the order's fate once (a paid one with its order.placed event), then has the order
+   * follow it; answers the fate that stands, which is the earlier one if another writer was first.
+   */
+  async settle(order: Order, fate: Omit<OrderFate, '_id' | 'at'>): Promise<OrderFate> {
+    const record: OrderFate = { _id: order._id.toString(), ...fate, at: new Date() };
+    const events = fate.fate === 'paid' ? [orderPlaced({ ...order, paid: true })] : [];
+    const stands = (await this.outbox.insertOnce(this.models.Fate, record, events)).record;
+    await this.follow(order._id, stands);
+    return stands;
   }
 
-  /** The wallet refused the debit (for example a short balance): the order stays unshown with that answer. */
-  async markFailed(order: Order, failed: { status: number; error: string }): Promise<void> {
-    await this.models.Order.updateOne({ _id: order._id }, { $set: { failed } });
+  fateOf(orderId: string) {
+    return this.models.Fate.findById(orderId).lean<OrderFate>();
+  }
+
+  /** Moves the order's `paid` and `failed` to its fate; safe to repeat and to race (all write the same). */
+  async follow(id: Types.ObjectId, fate: OrderFate): Promise<void> {
+    const set = fate.fate === 'paid' ? { paid: true, failed: null } : { paid: false, failed: fate.failed };
+    await this.locks.run(this.models.Order, id, () =>
+      this.models.Order.updateOne({ _id: id }, { $set: set }),
+    );
   }
 
   /** Records that the supplier took the order (its id and first reply). */
@@ -188,50 +240,52 @@ export class OrderStore {
     return list.filter((o) => o.paid && o.externalId !== null);
   }
 
-  /** Inserts the decision on an order; answers it, or the earlier one when someone decided first. */
+  /** Inserts the decision on an order with its event; answers it, or the earlier one when someone decided first. */
   async decide(
-    orderId: string,
-    decision: Omit<Decision, '_id' | 'at' | 'applied'>,
+    order: Order,
+    decision: Omit<Decision, '_id' | 'at'>,
   ): Promise<{ decided: true; decision: Decision } | { decided: false; earlier: Decision }> {
-    const { first, record } = await insertOnce(this.models.Decision, {
-      _id: orderId,
-      ...decision,
-      at: new Date(),
-      applied: false,
-    });
+    const event =
+      decision.action === 'confirmed'
+        ? orderConfirmed(order, decision.replay ?? order.replay)
+        : orderRejected(order, decision.reason);
+    const { first, record } = await this.outbox.insertOnce(
+      this.models.Decision,
+      { _id: order._id.toString(), ...decision, at: new Date() },
+      [event],
+    );
     return first ? { decided: true, decision: record } : { decided: false, earlier: record };
   }
 
-  /** Moves the order's status to follow its decision, with its event; safe to repeat. */
-  async follow(decision: Decision): Promise<Order | null> {
+  /** Moves the order's status to follow its decision; safe to repeat. */
+  async apply(decision: Decision): Promise<Order | null> {
     const id = new Types.ObjectId(decision._id);
-    const updated = await this.locks.run(this.models.Order, id, async () => {
+    return this.locks.run(this.models.Order, id, async () => {
       const order = await this.models.Order.findById(id).lean<Order>();
-      if (!order) return null;
-      if (order.status === 'waiting') {
-        const replay = decision.replay ?? order.replay;
-        const event =
-          decision.action === 'confirmed'
-            ? orderConfirmed(order, replay)
-            : orderRejected(order, decision.reason);
-        const set = { status: decision.action, decidedAt: decision.at, replay, reason: decision.reason };
-        await this.models.Order.updateOne({ _id: id }, withEvents({ $set: set }, event));
-        return { ...order, ...set };
-      }
-      return order;
+      if (!order || order.status !== 'waiting') return order;
+      const set = {
+        status: decision.action,
+        decidedAt: decision.at,
+        replay: decision.replay ?? order.replay,
+        reason: decision.reason,
+      };
+      await this.models.Order.updateOne({ _id: id }, { $set: set });
+      return { ...order, ...set };
     });
-    await this.models.Decision.updateOne({ _id: decision._id }, { $set: { applied: true } });
-    return updated;
   }
 
-  /** Decisions whose effects were cut off, older than `ms`. */
-  unapplied(olderThanMs: number) {
-    return this.models.Decision.find({ applied: false })
-      .lean<Decision[]>()
-      .then((list) => list.filter((d) => d.at.getTime() < Date.now() - olderThanMs));
+  /** The decisions taken on waiting orders placed more than `olderThanMs` ago: their effects were cut off. */
+  async undone(olderThanMs: number): Promise<Decision[]> {
+    const waiting = await this.models.Order.find({ status: 'waiting', paid: true })
+      .select({ createdAt: 1 })
+      .lean<Pick<Order, '_id' | 'createdAt'>[]>();
+    const ids = waiting
+      .filter((o) => o.createdAt.getTime() < Date.now() - olderThanMs)
+      .map((o) => o._id.toString());
+    return ids.length ? this.models.Decision.find({ _id: { $in: ids } }).lean<Decision[]>() : [];
   }
 
-  /** Orders whose payment is not known yet, older than `ms` (their placement was cut off). */
+  /** Orders whose fate the order does not show yet, older than `ms` (their placement was cut off). */
   async unpaid(olderThanMs: number): Promise<Order[]> {
     const list = await this.models.Order.find({ paid: false }).lean<Order[]>();
     return list.filter((o) => !o.failed && o.createdAt.getTime() < Date.now() - olderThanMs);
@@ -251,5 +305,57 @@ export class OrderStore {
 
   count(filter: FilterQuery<Order> = {}) {
     return this.models.Order.countDocuments({ ...filter, paid: true });
+  }
+
+  // ---- Stuck and disputed orders (issue 15, paths 3 and 4; see domain/disputes.ts) ----
+
+  /**
+   * One page of the paid supplier orders still waiting that were placed before `before` (and
+   * within the date filter's `from` and `to`), oldest first.
+   */
+  stuck(before: Date, range: { from?: Date; to?: Date }, page: number, limit: number) {
+    const createdAt = {
+      $lt: before,
+      ...(range.from && { $gte: range.from }),
+      ...(range.to && { $lte: range.to }),
+    };
+    const query = { status: 'waiting', kind: 'supplier', paid: true, createdAt };
+    return Promise.all([
+      this.models.Order.find(query)
+        .sort({ createdAt: 1 })
+        .skip((page - 1) * limit)
+        .limit(limit)
+        .lean<Order[]>(),
+      this.models.Order.countDocuments(query),
+    ]);
+  }
+
+  /** The decisions taken on these orders (the records, which the orders' statuses follow). */
+  decisionsOf(ids: string[]) {
+    return ids.length
+      ? this.models.Decision.find({ _id: { $in: ids } }).lean<Decision[]>()
+      : Promise.resolve([]);
+  }
+
+  byIds(ids: string[]) {
+    const valid = ids.filter((id) => Types.ObjectId.isValid(id));
+    return valid.length
+      ? this.models.Order.find({ _id: { $in: valid } }).lean<Order[]>()
+      : Promise.resolve([]);
+  }
+
+  /**
+   * Moves a disputed order to what its dispute's resolution decided (a late code delivered, or a
+   * refund of an order the supplier took back): the order follows the Resolution record, which
+   * supersedes its first decision; safe to repeat (all write the same).
+   */
+  async followResolution(
+    orderId: string,
+    set: Pick<Order, 'status' | 'reason' | 'decidedAt'> & Partial<Pick<Order, 'replay' | 'externalId'>>,
+  ): Promise<void> {
+    const id = new Types.ObjectId(orderId);
+    await this.locks.run(this.models.Order, id, () =>
+      this.models.Order.updateOne({ _id: id }, { $set: set }),
+    );
   }
 }

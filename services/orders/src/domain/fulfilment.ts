@@ -1,9 +1,13 @@
 import { SupplierError, type SupplierClient, type SupplierOrder } from '@raseed/kit';
+import type { DisputeStore } from '../data/disputes';
 import type { Order } from '../data/orders';
+import { watchSupplier } from './disputes';
 import { decideOrder, type OrderDeps } from './orders';
 
 export interface FulfilmentDeps extends OrderDeps {
   supplier: SupplierClient;
+  /** Orders settled without the supplier's last word, watched for it (see watchSupplier). */
+  disputes: DisputeStore;
 }
 
 const SETTLE_AT_ONCE = 8;
@@ -12,18 +16,22 @@ export interface SyncResult {
   checked: number;
   confirmed: number;
   rejected: number;
+  /** Settled orders the supplier now contradicts: listed for admins as disputed. */
+  disputed: number;
 }
 
 /**
  * Applies what the supplier says of an order: records its order id and first reply, then
- * 'OK' confirms it and 'reject' rejects it with a refund (each decided once, rule 9).
+ * 'OK' confirms it and 'reject' rejects it with a refund (each decided once, rule 9). A
+ * confirmed order is watched for a while, in case the supplier takes its OK back.
  */
 export async function settle(deps: FulfilmentDeps, order: Order, answer: SupplierOrder): Promise<void> {
   if (order.externalId !== answer.orderId) {
     await deps.orders.markPlaced(order._id, answer.orderId, answer.replay);
   }
   if (answer.status === 'wait') return;
-  await decideOrder(deps, order._id.toString(), {
+  if (answer.status === 'OK') await deps.disputes.watch(order._id.toString());
+  await decideOrder(deps, order, {
     action: answer.status === 'OK' ? 'confirmed' : 'rejected',
     replay: answer.replay,
     reason: answer.status === 'reject' ? (answer.replay ?? 'Rejected by the supplier') : null,
@@ -34,7 +42,7 @@ export async function settle(deps: FulfilmentDeps, order: Order, answer: Supplie
 /** Rejects an order the supplier will not fulfil; the wallet refunds it once. */
 async function giveUp(deps: FulfilmentDeps, order: Order, reason: string): Promise<void> {
   deps.logger.warn({ orderId: order._id.toString(), reason }, 'supplier order rejected');
-  await decideOrder(deps, order._id.toString(), { action: 'rejected', replay: null, reason, by: 'supplier' });
+  await decideOrder(deps, order, { action: 'rejected', replay: null, reason, by: 'supplier' });
 }
 
 /**
@@ -76,7 +84,11 @@ export async function placeAtSupplier(
       // Before giving up, make sure the supplier did not take it after all (a late timeout).
       const [known] = await deps.supplier.orders([orderId], 'uuid');
       if (known) await settle(deps, order, known);
-      else await giveUp(deps, order, `The supplier could not take the order: ${err.message}`);
+      else {
+        // It may still record the order late: the supplier is asked about it for a while after the refund.
+        await deps.disputes.watch(orderId);
+        await giveUp(deps, order, `The supplier could not take the order: ${err.message}`);
+      }
     } else {
       throw err;
     }
@@ -84,10 +96,14 @@ export async function placeAtSupplier(
   return deps.orders.findById(orderId);
 }
 
-/** Asks the supplier about every waiting order it took (100 per call) and applies the answers. */
+/**
+ * Asks the supplier about every waiting order it took (100 per call) and applies the answers;
+ * first about the watched orders, so an order confirmed by this sync is asked about on the next.
+ */
 export async function syncStatuses(deps: FulfilmentDeps): Promise<SyncResult> {
+  const disputed = await watchSupplier(deps);
   const waiting = await deps.orders.awaitingSupplier();
-  const result: SyncResult = { checked: waiting.length, confirmed: 0, rejected: 0 };
+  const result: SyncResult = { checked: waiting.length, confirmed: 0, rejected: 0, disputed };
   if (!waiting.length) return result;
   const byExternalId = new Map(waiting.map((o) => [o.externalId!, o]));
   const settled = (await deps.supplier.orders([...byExternalId.keys()])).filter(

@@ -1,16 +1,21 @@
 import {
+  ACCOUNT_DELETED,
   badRequest,
   conflict,
   HttpError,
+  keyedId,
+  keyReused,
   notFound,
+  productNameText,
+  requestFingerprint,
   toDollars,
   type Logger,
   type ServiceClient,
   type SessionUser,
 } from '@raseed/kit';
 import { Types } from 'mongoose';
-import { createHash } from 'node:crypto';
-import type { Decision, Order, OrderStore } from '../data/orders';
+import type { Decision, Failure, Order, OrderFate, OrderStore } from '../data/orders';
+import type { DeletedUsers } from '../data/users';
 import { joinParams, MAX_QUANTITY, paramValues, texts } from './rules';
 
 /** The product an order is for, priced for the caller by catalog (GET /internal/products/{id}). */
@@ -33,6 +38,8 @@ export interface OrderDeps {
   logger: Logger;
   /** Tells the outbox relay that an event is waiting. */
   published: () => void;
+  /** Accounts deleted since (user.deleted): they place no new orders. */
+  deleted: DeletedUsers;
   /** Hands a paid supplier order to the placement job; false when a job has it already. */
   fulfil: (order: Order) => Promise<boolean>;
 }
@@ -70,7 +77,7 @@ async function price(deps: OrderDeps, user: SessionUser, draft: Draft) {
     userId: user.id,
     username: user.username,
     productId: product.id,
-    productName: product.name,
+    productName: productNameText(product.name),
     kind: product.kind,
     supplierId: product.supplierId,
     quantity: draft.quantity,
@@ -81,17 +88,18 @@ async function price(deps: OrderDeps, user: SessionUser, draft: Draft) {
   };
 }
 
-/**
- * The order id a customer's Idempotency-Key stands for: the same key from the same customer
- * always names the same order, so inserting the order is what claims the key (rule 9).
- */
-export const keyedOrderId = (userId: string, key: string) =>
-  createHash('sha256').update(`${userId}:${key}`).digest('hex').slice(0, 24);
+/** What a draft asks for, whatever the form of its params, for the Idempotency-Key's check. */
+export const draftFingerprint = (draft: Draft) =>
+  requestFingerprint({
+    product_id: draft.product_id,
+    quantity: draft.quantity,
+    params: JSON.stringify([...paramValues(draft.params)].sort(([a], [b]) => a.localeCompare(b))),
+  });
 
 /**
  * Places an order: priced on the server, recorded unpaid, debited by the wallet under the
- * order's id, then shown and announced. With an Idempotency-Key a repeat answers the first
- * request's outcome and places nothing.
+ * order's id, then shown and announced. With an Idempotency-Key a repeat of the same request
+ * answers the first request's outcome and places nothing; another request under the key is refused.
  */
 export async function placeOrder(
   deps: OrderDeps,
@@ -100,54 +108,96 @@ export async function placeOrder(
   key?: string,
 ): Promise<Placed> {
   const { orders } = deps;
+  // A deleted account's session may outlive it for a moment; its earlier orders still answer.
+  const refuseDeleted = async () => {
+    if (await deps.deleted.has(user.id)) throw notFound(ACCOUNT_DELETED, { orderStatus: false });
+  };
+  if (!key) {
+    await refuseDeleted();
+    const opened = await orders.open(new Types.ObjectId().toString(), await price(deps, user, draft), null);
+    return pay(deps, opened.order);
+  }
+  const id = keyedId(user.id, key);
+  const fingerprint = draftFingerprint(draft);
+  const earlier = await orders.findById(id);
+  if (earlier) return answerFor(deps, earlier, fingerprint);
+  await refuseDeleted();
   // Checked first: a draft that fails its checks records nothing, and its key stays free.
-  const priced = await price(deps, user, draft);
-  const opened = await orders.open(
-    key ? keyedOrderId(user.id, key) : new Types.ObjectId().toString(),
-    priced,
-  );
-  return opened.first ? pay(deps, opened.order) : answerFor(deps, opened.order);
+  const opened = await orders.open(id, await price(deps, user, draft), fingerprint);
+  return opened.first ? pay(deps, opened.order) : answerFor(deps, opened.order, fingerprint);
 }
 
 /**
- * Has the wallet debit the order under its id (idempotent: a repeat answers the first
- * debit), then shows and announces it, and hands a supplier order to its placement job.
+ * Has the wallet debit the order under its id (idempotent: a repeat answers the first debit),
+ * then records the order paid, shows and announces it, and hands a supplier order to its
+ * placement job. A refused debit decides the order's fate by a void (see decideUnpaid).
  */
 async function pay(deps: OrderDeps, order: Order): Promise<Placed> {
   const orderId = order._id.toString();
-  let balance: number;
+  let fate: OrderFate;
+  let balance: number | undefined;
   try {
     ({ balance } = await deps.wallet.post<{ balance: number }>(`/internal/orders/${orderId}/debit`, {
       userId: order.userId,
       amount: order.total,
       productName: order.productName,
     }));
+    fate = await deps.orders.settle(order, { fate: 'paid', failed: null });
   } catch (err) {
-    if (err instanceof HttpError && err.status < 500) {
-      await deps.orders.markFailed(order, { status: err.status, error: err.message });
-      return fail(err.status, err.message);
-    }
     // Unknown whether the debit happened: a retry with the same key, or the repair, finishes it.
-    throw err;
+    if (!(err instanceof HttpError) || err.status >= 500) throw err;
+    fate = await decideUnpaid(deps, order, { status: err.status, error: err.message });
   }
-  const paid = order.paid ? order : await deps.orders.markPaid(order);
+  return fateAnswer(deps, order, fate, balance);
+}
+
+/**
+ * Decides the fate of an order the wallet has not debited as far as we know: its debit key is
+ * claimed with a void, so a debit still on its way (a stalled request, a retry) finds the key
+ * taken and moves nothing; a debit that got there first makes the order paid instead.
+ */
+async function decideUnpaid(deps: OrderDeps, order: Order, failed: Failure): Promise<OrderFate> {
+  const state = await deps.wallet.post<{ voided: boolean }>(`/internal/orders/${order._id.toString()}/void`, {
+    userId: order.userId,
+  });
+  return deps.orders.settle(order, state.voided ? { fate: 'void', failed } : { fate: 'paid', failed: null });
+}
+
+/** The answer to the order's placement once its fate is known; a paid supplier order is handed to its job. */
+async function fateAnswer(deps: OrderDeps, order: Order, fate: OrderFate, balance?: number): Promise<Placed> {
+  if (fate.fate === 'void') {
+    const failed = fate.failed ?? { status: 409, error: texts.cutOff };
+    return fail(failed.status, failed.error);
+  }
   deps.published();
-  if (paid.kind === 'supplier') await deps.fulfil(paid);
+  if (order.kind === 'supplier') await deps.fulfil({ ...order, paid: true });
   return {
     status: 201,
-    body: { orderStatus: true, message: texts.placed, orderId, balance: toDollars(balance) },
+    body: {
+      orderStatus: true,
+      message: texts.placed,
+      orderId: order._id.toString(),
+      ...(balance !== undefined && { balance: toDollars(balance) }),
+    },
   };
 }
 
 /**
- * The outcome of the order a repeated Idempotency-Key names: the first answer when it is
- * known; otherwise (the first request is still on its way, or was cut off) the payment
- * step again, which the wallet's idempotent debit makes safe.
+ * The outcome of the order a repeated Idempotency-Key names: the first answer when its fate is
+ * known; otherwise (the first request is still on its way, or was cut off) the payment step
+ * again, which the wallet's idempotent debit makes safe.
  */
-async function answerFor(deps: OrderDeps, order: Order): Promise<Placed> {
+async function answerFor(deps: OrderDeps, order: Order, fingerprint: string): Promise<Placed> {
+  // Orders recorded before fingerprints were kept have none to compare.
+  if (order.fingerprint && order.fingerprint !== fingerprint) throw keyReused({ orderStatus: false });
   if (order.failed) return fail(order.failed.status, order.failed.error);
   if (order.paid) {
     return { status: 201, body: { orderStatus: true, message: texts.placed, orderId: order._id.toString() } };
+  }
+  const fate = await deps.orders.fateOf(order._id.toString());
+  if (fate) {
+    await deps.orders.follow(order._id, fate);
+    return fateAnswer(deps, order, fate);
   }
   return pay(deps, order);
 }
@@ -158,20 +208,23 @@ async function answerFor(deps: OrderDeps, order: Order): Promise<Placed> {
  */
 export async function decideOrder(
   deps: OrderDeps,
-  orderId: string,
-  decision: Omit<Decision, '_id' | 'at' | 'applied'>,
+  order: Order,
+  decision: Omit<Decision, '_id' | 'at'>,
 ): Promise<{ decided: boolean; order: Order | null; earlier?: Decision }> {
-  const outcome = await deps.orders.decide(orderId, decision);
+  const outcome = await deps.orders.decide(order, decision);
   if (!outcome.decided)
-    return { decided: false, order: await deps.orders.findById(orderId), earlier: outcome.earlier };
+    return {
+      decided: false,
+      order: await deps.orders.findById(order._id.toString()),
+      earlier: outcome.earlier,
+    };
   return { decided: true, order: await apply(deps, outcome.decision) };
 }
 
 async function apply(deps: OrderDeps, decision: Decision): Promise<Order | null> {
-  if (decision.action === 'rejected') await deps.wallet.post(`/internal/orders/${decision._id}/refund`);
-  const order = await deps.orders.follow(decision);
   deps.published();
-  return order;
+  if (decision.action === 'rejected') await deps.wallet.post(`/internal/orders/${decision._id}/refund`);
+  return deps.orders.apply(decision);
 }
 
 /** Admin decisions on a created product's order. */
@@ -184,7 +237,7 @@ export async function adminDecision(
   const order = await deps.orders.findById(input.orderId);
   if (!order?.paid) throw notFound(texts.orderMissing, failed);
   if (order.externalId || order.kind === 'supplier') throw conflict(texts.bySupplier, failed);
-  const result = await decideOrder(deps, input.orderId, {
+  const result = await decideOrder(deps, order, {
     action: input.action,
     replay: input.replay || null,
     reason: input.action === 'rejected' ? 'Rejected by an admin' : null,
@@ -195,26 +248,25 @@ export async function adminDecision(
 }
 
 /**
- * Finishes what a crash cut off: decisions whose effects did not all happen, orders whose
- * payment is unknown (paid by the wallet → shown and announced; not paid → left unshown as
- * failed), and paid supplier orders no placement job holds. Safe to run at any time; each
- * step is idempotent.
+ * Finishes what a crash cut off: decisions whose effects did not all happen, orders whose fate
+ * is not shown yet (decided by a void unless the wallet's debit got there first: see
+ * decideUnpaid), and paid supplier orders no placement job holds. Safe to run at any time, on
+ * any number of instances at once; each step is idempotent.
  */
 export async function repair(deps: OrderDeps, unpaidAfterMs: number): Promise<number> {
   let fixed = 0;
-  for (const decision of await deps.orders.unapplied(5_000)) {
+  for (const decision of await deps.orders.undone(5_000)) {
     await apply(deps, decision);
     fixed++;
   }
   for (const order of await deps.orders.unpaid(unpaidAfterMs)) {
-    const state = await deps.wallet.get<{ debited: boolean }>(`/internal/orders/${order._id.toString()}`);
-    if (state.debited) {
-      const paid = await deps.orders.markPaid(order);
+    const fate =
+      (await deps.orders.fateOf(order._id.toString())) ??
+      (await decideUnpaid(deps, order, { status: 409, error: texts.cutOff }));
+    await deps.orders.follow(order._id, fate);
+    if (fate.fate === 'paid') {
       deps.published();
-      if (paid.kind === 'supplier') await deps.fulfil(paid);
-    } else {
-      // A 4xx: a retry of the same request should not try again, the customer should order again.
-      await deps.orders.markFailed(order, { status: 409, error: texts.cutOff });
+      if (order.kind === 'supplier') await deps.fulfil({ ...order, paid: true });
     }
     fixed++;
   }

@@ -66,3 +66,47 @@ export function paramValues(params: string | Record<string, string>): Map<string
 /** The spec's stored form: 'label:value' pairs joined by commas, in the product's order. */
 export const joinParams = (labels: string[], values: Map<string, string>) =>
   labels.map((label) => `${label}:${values.get(label) ?? ''}`).join(',');
+
+// ---- Disputed and stuck supplier orders (issue 15, paths 3 and 4; see domain/disputes.ts) ----
+
+/** An age as admins read it: '24 hours', '90 minutes', '2 seconds'. */
+export function ageText(ms: number): string {
+  const [amount, unit] =
+    ms >= 3600_000 ? [ms / 3600_000, 'hour'] : ms >= 60_000 ? [ms / 60_000, 'minute'] : [ms / 1000, 'second'];
+  const rounded = Math.round(amount * 10) / 10;
+  return `${rounded} ${unit}${rounded === 1 ? '' : 's'}`;
+}
+
+const withReply = (reply: string | null, label = '') => (reply ? ` (${label}${reply})` : '');
+
+export const disputeTexts = {
+  notDisputed: 'This order has no dispute.',
+  alreadyResolved: 'This dispute has already been resolved.',
+  actionsFor: (kind: 'completed-after-refund' | 'rejected-after-ok') =>
+    kind === 'completed-after-refund'
+      ? "The supplier completed this order after it was refunded: resolve it by 'deliver' or 'write-off'."
+      : "The supplier rejected this order after completing it: resolve it by 'refund' or 'write-off'.",
+  resolved: {
+    deliver: "The customer was charged again and now sees the supplier's code in My Orders.",
+    refund: 'The order has been refunded to the customer.',
+    'write-off': 'The cost has been written off: nothing was charged or refunded.',
+  },
+  /** The reason a customer reads on an order refunded after the supplier took it back. */
+  refundedAfterOk: (reply: string | null) =>
+    `The supplier cancelled this order after completing it${withReply(reply)}. It has been refunded.`,
+  notStuck: (age: string) => `Only supplier orders waiting longer than ${age} can be decided here.`,
+  supplierCompleted: (reply: string | null) =>
+    `The supplier completed this order meanwhile${withReply(reply, 'reply: ')}; it has been confirmed with the supplier's reply.`,
+  supplierRejected: (reason: string | null) =>
+    `The supplier rejected this order meanwhile${withReply(reason)}; it has been rejected and refunded.`,
+};
+
+export const resolutionSchema = z.object({
+  action: z.enum(['deliver', 'refund', 'write-off'], {
+    errorMap: () => ({ message: "The action must be 'deliver', 'refund' or 'write-off'." }),
+  }),
+});
+
+/** An admin's decision on a stuck order; the order is named by the path. */
+export const stuckDecisionSchema = decisionSchema.omit({ orderId: true });
+export const orderIdParam = z.string().regex(ORDER_ID, texts.orderMissing);

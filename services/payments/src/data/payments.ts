@@ -1,4 +1,4 @@
-import { insertOnce, isDuplicateKey, outboxPlugin, withEvents, type DocumentLocks } from '@raseed/kit';
+import { carriesEvents, insertOnce, isDuplicateKey, type DocumentLocks, type Outbox } from '@raseed/kit';
 import { Schema, Types, type Connection, type FilterQuery, type Model } from 'mongoose';
 import { paymentConfirmed, paymentRejected, paymentSubmitted } from '../events/published';
 
@@ -17,15 +17,26 @@ const paymentSchema = new Schema(
     asDebt: { type: Boolean, default: false },
     /** The receipt's key in the object store (private). */
     receipt: { type: String, default: null },
+    /** The SHA-256 of the receipt's bytes. */
+    receiptDigest: { type: String },
+    /**
+     * The receipt's claim, unique: the customer, the digest and the round (how many earlier
+     * submissions of it, all rejected). Absent on admins' payments, hence a sparse index.
+     */
+    receiptClaim: { type: String },
+    /** What a top-up asked for (method, amount), compared when its Idempotency-Key is repeated. */
+    fingerprint: { type: String },
     createdBy: { type: String, required: true },
     createdAt: { type: Date, required: true },
     decidedAt: { type: Date, default: null },
   },
   { versionKey: false },
 );
-paymentSchema.plugin(outboxPlugin);
+// A payment's insert carries payment.submitted (a top-up) or payment.confirmed (an admin's).
+paymentSchema.plugin(carriesEvents);
 paymentSchema.index({ userId: 1 });
 paymentSchema.index({ status: 1 });
+paymentSchema.index({ receiptClaim: 1 }, { unique: true, sparse: true });
 
 export interface Payment {
   _id: Types.ObjectId;
@@ -38,6 +49,9 @@ export interface Payment {
   status: 'waiting' | 'confirmed' | 'rejected';
   asDebt: boolean;
   receipt: string | null;
+  receiptDigest?: string;
+  receiptClaim?: string;
+  fingerprint?: string;
   createdBy: string;
   createdAt: Date;
   decidedAt: Date | null;
@@ -45,9 +59,9 @@ export interface Payment {
 export type NewPayment = Omit<Payment, '_id' | 'createdAt' | 'decidedAt'> & { _id?: Types.ObjectId };
 
 /**
- * A decision taken once (rule 9): the insert of a record keyed by the payment's id. Its
- * winner then moves the payment's status, which merely follows it; `applied` lets a
- * repair finish a decision whose status change was cut off.
+ * A decision taken once (rule 9): the insert of a record keyed by the payment's id, carrying
+ * payment.confirmed or payment.rejected (rule 11). The payment's status merely follows it, and
+ * the repair moves it again if that was cut off (or undone by a lost update).
  */
 const decisionSchema = new Schema(
   {
@@ -55,16 +69,15 @@ const decisionSchema = new Schema(
     action: { type: String, enum: ['confirmed', 'rejected'], required: true },
     adminId: { type: String, required: true },
     at: { type: Date, required: true },
-    applied: { type: Boolean, required: true },
   },
   { versionKey: false },
 );
+decisionSchema.plugin(carriesEvents);
 interface Decision {
   _id: string;
   action: 'confirmed' | 'rejected';
   adminId: string;
   at: Date;
-  applied: boolean;
 }
 
 /**
@@ -81,6 +94,8 @@ const requestSchema = new Schema(
     amount: { type: Number, required: true },
     type: { type: String, enum: ['IN', 'OUT'], required: true },
     asDebt: { type: Boolean, required: true },
+    /** What was asked (user, amount, type, as debt): a repeat of the key must ask the same. */
+    fingerprint: { type: String },
     createdBy: { type: String, required: true },
     at: { type: Date, required: true },
   },
@@ -96,6 +111,7 @@ export interface PaymentRequest {
   amount: number;
   type: 'IN' | 'OUT';
   asDebt: boolean;
+  fingerprint?: string;
   createdBy: string;
   at: Date;
 }
@@ -115,6 +131,9 @@ export function paymentModels(conn: Connection) {
 }
 export type PaymentModels = ReturnType<typeof paymentModels>;
 
+/** What the insert of a customer's top-up decided: null when another payment holds its receipt. */
+export type Submission = { first: boolean; payment: Payment } | null;
+
 export type DecisionResult =
   { decided: true; payment: Payment } | { decided: false; earlier: 'confirmed' | 'rejected' };
 
@@ -122,6 +141,7 @@ export class PaymentStore {
   constructor(
     readonly models: PaymentModels,
     private readonly locks: DocumentLocks,
+    private readonly outbox: Outbox,
   ) {}
 
   private get payments() {
@@ -140,23 +160,50 @@ export class PaymentStore {
       createdAt: new Date(),
       decidedAt: null,
     };
-    await this.payments.create({ ...payment, outbox: [paymentSubmitted(payment)] });
+    await this.outbox.create(this.payments, payment, [paymentSubmitted(payment)], { _id: payment._id });
     return payment;
+  }
+
+  /**
+   * A customer's top-up, inserted once. The insert decides two things (rule 9): the payment's
+   * id, which an Idempotency-Key names, and the receipt's claim. A lost id answers the payment
+   * that holds it; a lost claim answers null.
+   */
+  async submitOnce(input: NewPayment & { _id: Types.ObjectId }): Promise<Submission> {
+    try {
+      return { first: true, payment: await this.submit(input) };
+    } catch (err) {
+      if (!isDuplicateKey(err)) throw err;
+      // The store may not say which index refused, so the id is looked up first.
+      const holder = await this.findById(input._id.toString());
+      return holder ? { first: false, payment: holder } : null;
+    }
+  }
+
+  /**
+   * The round in which a customer may submit a receipt now: the number of its earlier
+   * submissions, provided each was rejected; null while one waits or stands confirmed.
+   * Two submitters who read the same round race for the same claim, and one insert wins.
+   */
+  async receiptRound(userId: string, digest: string): Promise<number | null> {
+    const earlier = await this.payments
+      .find({ userId, receiptDigest: digest })
+      .select({ status: 1 })
+      .lean<Pick<Payment, '_id' | 'status'>[]>();
+    for (const payment of earlier) {
+      if (payment.status === 'rejected') continue;
+      // The decision record is what decided; the status may not have followed it yet.
+      const decision = await this.models.Decision.findById(payment._id.toString()).lean<Decision>();
+      if (decision?.action !== 'rejected') return null;
+    }
+    return earlier.length;
   }
 
   /** An admin's payment, confirmed as it is made; a second insert of the same id returns the first. */
   async recordConfirmed(input: NewPayment & { _id: Types.ObjectId }): Promise<Payment> {
     const now = new Date();
     const payment: Payment = { ...input, status: 'confirmed', createdAt: now, decidedAt: now };
-    try {
-      await this.payments.create({ ...payment, outbox: [paymentConfirmed(payment, now)] });
-      return payment;
-    } catch (err) {
-      if (!isDuplicateKey(err)) throw err;
-      const first = await this.payments.findById(input._id).lean<Payment>();
-      if (!first) throw err;
-      return first;
-    }
+    return (await this.outbox.insertOnce(this.payments, payment, [paymentConfirmed(payment, now)])).record;
   }
 
   /** Records an admin's request under its key; a repeat of the key answers the first request. */
@@ -199,37 +246,41 @@ export class PaymentStore {
    * other (the same or the opposite, from anyone) is told which one stands.
    */
   async decide(payment: Payment, action: 'confirmed' | 'rejected', adminId: string): Promise<DecisionResult> {
-    const { first, record } = await insertOnce(this.models.Decision, {
-      _id: payment._id.toString(),
-      action,
-      adminId,
-      at: new Date(),
-      applied: false,
-    });
+    const at = new Date();
+    const event = action === 'confirmed' ? paymentConfirmed(payment, at) : paymentRejected(payment);
+    const { first, record } = await this.outbox.insertOnce(
+      this.models.Decision,
+      { _id: payment._id.toString(), action, adminId, at },
+      [event],
+    );
     if (!first) return { decided: false, earlier: record.action };
-    return { decided: true, payment: await this.applyDecision(payment._id.toString(), action) };
+    return { decided: true, payment: await this.applyDecision(record) };
   }
 
-  /** Moves the payment's status to its decision, with the event; safe to repeat. */
-  private async applyDecision(id: string, action: 'confirmed' | 'rejected'): Promise<Payment> {
-    const payment = await this.locks.run(this.payments, id, async () => {
-      const current = await this.payments.findById(id).lean<Payment>();
-      if (!current) throw new Error(`decided payment ${id} is missing`);
+  /** Moves the payment's status to its decision; safe to repeat. */
+  private async applyDecision(decision: Decision): Promise<Payment> {
+    return this.locks.run(this.payments, decision._id, async () => {
+      const current = await this.payments.findById(decision._id).lean<Payment>();
+      if (!current) throw new Error(`decided payment ${decision._id} is missing`);
       if (current.status !== 'waiting') return current;
-      const decidedAt = new Date();
-      const event = action === 'confirmed' ? paymentConfirmed(current, decidedAt) : paymentRejected(current);
-      await this.payments.updateOne({ _id: id }, withEvents({ $set: { status: action, decidedAt } }, event));
-      return { ...current, status: action, decidedAt };
+      const set = { status: decision.action, decidedAt: decision.at };
+      await this.payments.updateOne({ _id: decision._id }, { $set: set });
+      return { ...current, ...set };
     });
-    await this.models.Decision.updateOne({ _id: id }, { $set: { applied: true } });
-    return payment;
   }
 
-  /** Finishes decisions whose status change was cut off (a crash between the two writes). */
+  /** Finishes decisions whose status change was cut off: waiting payments that have a decision. */
   async repairDecisions(olderThanMs = 10_000): Promise<number> {
-    const pending = await this.models.Decision.find({ applied: false }).lean<Decision[]>();
-    const stale = pending.filter((d) => Date.now() - d.at.getTime() > olderThanMs);
-    for (const decision of stale) await this.applyDecision(decision._id, decision.action);
+    const waiting = await this.payments
+      .find({ status: 'waiting' })
+      .select({ _id: 1 })
+      .lean<{ _id: Types.ObjectId }[]>();
+    if (!waiting.length) return 0;
+    const decided = await this.models.Decision.find({
+      _id: { $in: waiting.map((p) => p._id.toString()) },
+    }).lean<Decision[]>();
+    const stale = decided.filter((d) => Date.now() - d.at.getTime() > olderThanMs);
+    for (const decision of stale) await this.applyDecision(decision);
     return stale.length;
   }
 

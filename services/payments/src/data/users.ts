@@ -30,13 +30,14 @@ export class UserDirectory {
     }
   }
 
-  // Only this service's consumer writes these documents, one event at a time per user.
+  // Only this service's consumer writes these documents. The two events come on topics of
+  // their own, so a deletion may arrive first: it leaves a tombstone the registration keeps.
   async remove(id: string): Promise<void> {
-    await this.users.updateOne({ _id: id }, { $set: { deletedAt: new Date() } });
+    await this.users.updateOne({ _id: id }, { $set: { deletedAt: new Date() } }, { upsert: true });
   }
 
-  async find(id: string): Promise<KnownUser | null> {
-    const user = await this.users.findById(id).lean<KnownUser>();
-    return user && !user.deletedAt ? user : null;
+  /** A user as announced, a deleted one too (with deletedAt): what they did before still counts. */
+  lookup(id: string): Promise<KnownUser | null> {
+    return this.users.findById(id).lean<KnownUser>();
   }
 }

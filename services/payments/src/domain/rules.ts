@@ -1,4 +1,13 @@
-import { dateRangeSchema, dollarAmount, objectIdPattern, pageSchema, toMicros, z } from '@raseed/kit';
+import {
+  ACCOUNT_DELETED,
+  dateRangeSchema,
+  dollarAmount,
+  objectIdPattern,
+  pageSchema,
+  toMicros,
+  z,
+} from '@raseed/kit';
+import { createHash } from 'node:crypto';
 import type { PaymentsConfig } from '../config';
 
 /** The spec's texts (§5, §8) that the server answers too. */
@@ -11,7 +20,12 @@ export const texts = {
   submitted: 'Payment submitted successfully!',
   userNotFound: 'User not found',
   paymentNotFound: 'Payment not found',
+  accountDeleted: ACCOUNT_DELETED,
+  receiptSubmitted: 'This receipt has already been submitted.',
 } as const;
+
+/** A receipt's identity: the SHA-256 of its bytes, whatever the file is called. */
+export const receiptDigest = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
 /** Payment methods (spec §9): Whish-Money keeps a 1% fee, so 99% of the amount is sent; Binance the full amount. */
 export const METHODS = {

@@ -9,9 +9,12 @@ import {
   forbidden,
   HttpError,
   imageForm,
+  keyedId,
+  keyReused,
   notFound,
   pageAnswer,
   parseInput,
+  requestFingerprint,
   startOfDisplayMonth,
   toDollars,
   z,
@@ -34,6 +37,7 @@ import {
   methodDestinations,
   myPaymentsSchema,
   paymentSchemas,
+  receiptDigest,
   texts,
 } from '../domain/rules';
 
@@ -310,7 +314,11 @@ export function paymentRoutes(api: ApiRoutes, deps: PaymentsDeps): void {
   );
 }
 
-/** A customer's top-up: always their own and always waiting; the receipt is checked by content first. */
+/**
+ * A customer's top-up: always their own and always waiting; the receipt is checked by content
+ * first. With an Idempotency-Key a repeat answers the first payment; a receipt is taken by one
+ * payment at a time, until that one is rejected. The payment's insert decides both.
+ */
 async function submitTopUp(
   deps: PaymentsDeps,
   req: Request,
@@ -321,17 +329,41 @@ async function submitTopUp(
   // Naming someone else is refused before anything else is looked at (rule 4).
   const named = (req.body as { user_id?: unknown } | undefined)?.user_id;
   if (named !== undefined && named !== user.id) throw forbidden(undefined, failed);
+  // A deleted account adds no credit, though its session may outlive it for a moment.
+  if ((await deps.users.lookup(user.id))?.deletedAt) throw notFound(texts.accountDeleted, failed);
   const input = parseInput(schema, req.body, failed);
   const file = uploadedFile(req);
   if (!file) throw badRequest(texts.attachReceipt, failed);
   const image = await checkImage(file).catch((err: HttpError) => {
     throw new HttpError(err.status, err.message, failed);
   });
-  const _id = new Types.ObjectId();
-  const key = `receipts/${user.id}/${_id.toString()}.${image.extension}`;
-  await deps.receipts.put(key, image.buffer, image.contentType);
-  try {
-    return await deps.payments.submit({
+  const key = idempotencyKey(req, failed);
+  const fingerprint = requestFingerprint({ method: input.product_name, amount: input.amount });
+  const sameRequest = (first: Payment) => {
+    if (first.fingerprint !== fingerprint) throw keyReused(failed);
+    return first;
+  };
+  const _id = new Types.ObjectId(key ? keyedId(user.id, key) : undefined);
+  const repeatOfKey = async () => {
+    const first = key ? await deps.payments.findById(_id.toString()) : null;
+    return first && sameRequest(first);
+  };
+  // A repeat of the key is answered before anything is stored.
+  const repeat = await repeatOfKey();
+  if (repeat) return repeat;
+  const digest = receiptDigest(image.buffer);
+  const round = await deps.payments.receiptRound(user.id, digest);
+  if (round === null) {
+    // The payment holding the receipt may be this key's own, inserted a moment ago.
+    const justMade = await repeatOfKey();
+    if (justMade) return justMade;
+    throw badRequest(texts.receiptSubmitted, failed);
+  }
+  // Each attempt stores its own object: one that loses the insert removes only its own.
+  const receipt = `receipts/${user.id}/${_id.toString()}-${randomUUID()}.${image.extension}`;
+  await deps.receipts.put(receipt, image.buffer, image.contentType);
+  const submission = await deps.payments
+    .submitOnce({
       _id,
       userId: user.id,
       username: user.username,
@@ -341,41 +373,56 @@ async function submitTopUp(
       type: 'IN',
       status: 'waiting',
       asDebt: false,
-      receipt: key,
+      receipt,
+      receiptDigest: digest,
+      receiptClaim: `${user.id}:${digest}:${round}`,
+      fingerprint,
       createdBy: 'customer',
+    })
+    .catch(async (err: unknown) => {
+      await deps.receipts.remove(receipt).catch(() => undefined);
+      throw err;
     });
-  } catch (err) {
-    await deps.receipts.remove(key).catch(() => undefined);
-    throw err;
-  }
+  if (submission?.first) return submission.payment;
+  await deps.receipts.remove(receipt).catch(() => undefined);
+  if (!submission) throw badRequest(texts.receiptSubmitted, failed);
+  return sameRequest(submission.payment);
 }
 
 /**
  * An admin's credit or withdrawal, confirmed as it is made. A withdrawal is debited by the
  * wallet first, under the payment's id, so a balance too small refuses it with nothing
  * recorded; the payment is recorded right after (or, if this service stops in between,
- * from the wallet's wallet.debited event). A retry with the same Idempotency-Key names the
- * same payment id, so nothing moves twice.
+ * from the wallet's wallet.debited event). A retry with the same Idempotency-Key (scoped to
+ * the admin) names the same payment id, so nothing moves twice; the key with another request
+ * (user, amount, type, or as debt or not) is refused and moves nothing.
  */
 async function adminPayment(deps: PaymentsDeps, req: Request, asDebt: boolean): Promise<Payment> {
   const failed = { paymentStatus: false };
   const admin = currentUser(req);
   const input = parseInput(paymentSchemas(deps.config).adminPayment, req.body, failed);
   if (asDebt && input.type !== 'IN') throw badRequest('A credit given as debt is always type IN.', failed);
-  const user = await deps.users.find(input.user_id);
+  const user = await deps.users.lookup(input.user_id);
   if (!user) throw notFound(texts.userNotFound, failed);
+  // Money already on a deleted account stays (its ledger still answers); none is added or taken.
+  if (user.deletedAt) throw notFound(texts.accountDeleted, failed);
   const key = `${admin.id}:${idempotencyKey(req, failed) ?? randomUUID()}`;
+  const fingerprint = requestFingerprint({
+    user_id: user._id,
+    amount: input.amount,
+    type: input.type,
+    asDebt,
+  });
   const request = await deps.payments.request(key, {
     userId: user._id,
     username: user.username,
     amount: input.amount,
     type: input.type,
     asDebt,
+    fingerprint,
     createdBy: admin.id,
   });
-  if (request.userId !== user._id || request.amount !== input.amount || request.type !== input.type) {
-    throw conflict('This Idempotency-Key was already used for another payment.', failed);
-  }
+  if (request.fingerprint !== fingerprint) throw keyReused(failed);
   if (request.type === 'OUT') {
     await deps.wallet
       .post(`/internal/payments/${request.paymentId}/withdraw`, {

@@ -1,21 +1,31 @@
-import { conflict, HttpError, isDuplicateKey, outboxPlugin, type DocumentLocks } from '@raseed/kit';
+import {
+  carriesEvents,
+  conflict,
+  HttpError,
+  isDuplicateKey,
+  keyReused,
+  type DocumentLocks,
+  type Outbox,
+} from '@raseed/kit';
 import type IORedis from 'ioredis';
 import { Schema, Types, type Connection, type Model } from 'mongoose';
-import { InsufficientBalance, movementKeys } from '../domain/rules';
+import { debtChanged, InsufficientBalance, movementKeys, orderVoid } from '../domain/rules';
 import { entryEvents } from '../events/published';
 
 /**
  * One account per user, kept as an append-only chain of entries: unique (account, seq)
  * and a unique idempotency key. Each entry carries the balance and debt after it, so an
- * account's state is its last entry's. Money fields are never updated; only the outbox
- * that announces an entry is drained by the relay.
+ * account's state is its last entry's. Entries are never updated: each carries its events
+ * from its insert (ARCHITECTURE rule 11, see Outbox). A void entry claims an order's debit
+ * key and moves nothing: whichever of the void and the debit is inserted first is the
+ * order's fate (ARCHITECTURE rule 11).
  */
 const entrySchema = new Schema(
   {
     account: { type: String, required: true },
     seq: { type: Number, required: true },
     key: { type: String, required: true },
-    kind: { type: String, enum: ['open', 'movement', 'debt'], required: true },
+    kind: { type: String, enum: ['open', 'movement', 'debt', 'void'], required: true },
     type: { type: String, enum: ['IN', 'OUT'] },
     /** Micro-dollars moved, never negative; `type` says which way. */
     amount: { type: Number, required: true },
@@ -24,11 +34,13 @@ const entrySchema = new Schema(
     debt: { type: Number, required: true },
     productName: { type: String, default: '' },
     status: { type: String, default: 'confirmed' },
+    /** What the request that chose the key asked for (requestFingerprint): a repeat must ask the same. */
+    fingerprint: { type: String },
     createdAt: { type: Date, required: true },
   },
   { versionKey: false },
 );
-entrySchema.plugin(outboxPlugin);
+entrySchema.plugin(carriesEvents);
 entrySchema.index({ account: 1, seq: 1 }, { unique: true });
 entrySchema.index({ key: 1 }, { unique: true });
 
@@ -37,7 +49,7 @@ export interface LedgerEntry {
   account: string;
   seq: number;
   key: string;
-  kind: 'open' | 'movement' | 'debt';
+  kind: 'open' | 'movement' | 'debt' | 'void';
   type?: 'IN' | 'OUT';
   amount: number;
   balance: number;
@@ -45,6 +57,7 @@ export interface LedgerEntry {
   debt: number;
   productName: string;
   status: string;
+  fingerprint?: string;
   createdAt: Date;
 }
 export type EntryModel = Model<LedgerEntry>;
@@ -58,11 +71,15 @@ export function entryModel(conn: Connection): EntryModel {
 export interface Movement {
   account: string;
   key: string;
-  kind: 'movement' | 'debt';
+  kind: 'movement' | 'debt' | 'void';
   type?: 'IN' | 'OUT';
-  /** Micro-dollars, 0 for a debt change alone. */
+  /** Micro-dollars, 0 for a debt change alone or a void. */
   amount: number;
   debt?: { add: number } | { set: number };
+  /** The debt (micro-dollars) the admin saw: when the account's debt is no longer that, nothing moves. */
+  expectedDebt?: number;
+  /** requestFingerprint of the request behind the key; a repeat of the key that differs is refused. */
+  fingerprint?: string;
   productName: string;
   status?: string;
 }
@@ -80,13 +97,16 @@ export class Ledger {
     readonly entries: EntryModel,
     private readonly locks: DocumentLocks,
     private readonly redis: IORedis,
+    private readonly outbox: Outbox,
   ) {}
 
   /**
    * Records a movement once per key: read the last entry, check it, insert seq + 1. A
    * duplicate seq means another writer got there first, so read on and try again; a
    * duplicate key means the movement was recorded before, and its first result is the
-   * answer. The per-account lock only saves retries: the unique indexes decide.
+   * answer. The per-account lock only saves retries: the unique indexes decide. A refusal
+   * (a short balance, a debt changed meanwhile) is only ever given on the true last entry,
+   * never on the hint.
    */
   move(m: Movement): Promise<MovementResult> {
     return this.locks.run(this.entries, m.account, async () => {
@@ -94,10 +114,25 @@ export class Ledger {
       for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
         const signed = m.type === 'OUT' ? -m.amount : m.type === 'IN' ? m.amount : 0;
         const debtChange = !m.debt ? 0 : 'set' in m.debt ? m.debt.set - last.debt : m.debt.add;
-        if (last.balance + signed < 0 || last.debt + debtChange < 0) {
+        // Checked against the entry this one chains onto, so a change that lands first is seen on the retry.
+        const refusal =
+          m.expectedDebt !== undefined && last.debt !== m.expectedDebt
+            ? debtChanged()
+            : last.balance + signed < 0 || last.debt + debtChange < 0
+              ? new InsufficientBalance(last.balance)
+              : null;
+        if (refusal) {
+          // The hint may lag behind the chain: walk on, and refuse only on the true last entry.
+          const next = await this.entries
+            .findOne({ account: m.account, seq: last.seq + 1 })
+            .lean<LedgerEntry>();
+          if (next) {
+            last = next;
+            continue;
+          }
           const first = await this.firstResult(m);
           if (first) return first;
-          throw new InsufficientBalance(last.balance);
+          throw refusal;
         }
         const entry: LedgerEntry = {
           _id: new Types.ObjectId(),
@@ -112,10 +147,14 @@ export class Ledger {
           debt: last.debt + debtChange,
           productName: m.productName,
           status: m.status ?? 'confirmed',
+          fingerprint: m.fingerprint,
           createdAt: new Date(),
         };
         try {
-          await this.entries.create({ ...entry, outbox: entryEvents(entry) });
+          await this.outbox.create(this.entries, entry, entryEvents(entry), {
+            account: entry.account,
+            seq: entry.seq,
+          });
           await this.advanceHint(m.account, entry.seq);
           return { entry, applied: true };
         } catch (err) {
@@ -134,6 +173,10 @@ export class Ledger {
   private async firstResult(m: Movement): Promise<MovementResult | null> {
     const first = await this.byKey(m.key);
     if (!first) return null;
+    // An order's debit key holds its fate: a void answers whatever came first; a debit after a void moves nothing.
+    if (m.kind === 'void') return { entry: first, applied: false };
+    if (first.kind === 'void') throw orderVoid();
+    if (m.fingerprint !== undefined && first.fingerprint !== m.fingerprint) throw keyReused();
     if (first.account !== m.account || first.amount !== m.amount || first.type !== m.type) {
       throw conflict('This operation was already recorded with different details.');
     }
@@ -221,7 +264,8 @@ export class Ledger {
     return this.entries.find({ account }).sort({ seq: 1 }).lean<LedgerEntry[]>();
   }
 
-  private hintKey(account: string) {
+  /** Where the newest seq of an account is hinted (tests set it back to play a lagging hint). */
+  hintKey(account: string) {
     return `raseed:wallet:${this.entries.db.name}:head:${account}`;
   }
 

@@ -1,4 +1,5 @@
 import { toDollars } from '@raseed/kit';
+import { checkOrders, fileOrderEntry, type OrderMoney, type ReconciledOrder } from './reconcile-orders';
 
 /** Exact to the micro-dollar, so a difference of one is visible. */
 const exact = (micros: number) => toDollars(micros).toFixed(6);
@@ -8,6 +9,7 @@ export interface ChainEntry {
   account: string;
   seq: number;
   key: string;
+  kind?: string;
   type?: 'IN' | 'OUT';
   amount: number;
   balance: number;
@@ -26,8 +28,9 @@ export interface ConfirmedPayment {
 }
 
 /**
- * Checks one account's chain, in seq order: no gap, each running balance and debt equal
- * to the sum of the entries up to it, and never below zero.
+ * Checks one account's chain, in seq order: no gap or repeat, each running balance and
+ * debt equal to the sum of the entries up to it, and never below zero. An entry without
+ * a type (the open entry, a debt change, an order's void) moves no money.
  */
 export function checkChain(account: string, chain: ChainEntry[]): string[] {
   const problems: string[] = [];
@@ -35,7 +38,9 @@ export function checkChain(account: string, chain: ChainEntry[]): string[] {
   let debt = 0;
   chain.forEach((entry, index) => {
     const at = `account ${account} seq ${entry.seq}`;
-    if (entry.seq !== index) problems.push(`${at}: expected seq ${index} (a gap or a repeat in the chain)`);
+    const expected = index === 0 ? 0 : (chain[index - 1] as ChainEntry).seq + 1;
+    if (entry.seq === expected - 1) problems.push(`${at}: a repeated seq (two entries chained onto one)`);
+    else if (entry.seq !== expected) problems.push(`${at}: expected seq ${expected} (a gap in the chain)`);
     if (!Number.isSafeInteger(entry.amount) || entry.amount < 0)
       problems.push(`${at}: amount is not whole micro-dollars`);
     balance += entry.type === 'OUT' ? -entry.amount : entry.type === 'IN' ? entry.amount : 0;
@@ -56,6 +61,8 @@ export interface ReconcileReport {
   accounts: number;
   entries: number;
   payments: number;
+  /** Orders checked against the ledger (0 when the orders service was not asked). */
+  orders: number;
   /** Confirmed payments not credited yet, but young enough to be on their way. */
   inFlight: number;
   problems: string[];
@@ -73,12 +80,15 @@ export async function reconcile(source: {
   accounts(): Promise<string[]>;
   chain(account: string): Promise<ChainEntry[]>;
   confirmedPayments(): AsyncIterable<ConfirmedPayment>;
+  /** Every order in id order, when the orders service is checked too. */
+  orders?(): AsyncIterable<ReconciledOrder>;
   progress?(done: number, total: number): void;
   now?: Date;
 }): Promise<ReconcileReport> {
   const problems: string[] = [];
   const seenKeys = new Set<string>();
   const paymentEntries = new Map<string, ChainEntry>();
+  const orderMoney = new Map<string, OrderMoney>();
   const accounts = await source.accounts();
   let entries = 0;
   for (const [index, account] of accounts.entries()) {
@@ -89,6 +99,7 @@ export async function reconcile(source: {
       if (seenKeys.has(entry.key)) problems.push(`key ${entry.key} is recorded twice`);
       seenKeys.add(entry.key);
       if (entry.key.startsWith('payment:')) paymentEntries.set(entry.key.slice('payment:'.length), entry);
+      else fileOrderEntry(orderMoney, entry);
     }
     source.progress?.(index + 1, accounts.length);
   }
@@ -123,5 +134,12 @@ export async function reconcile(source: {
       `account ${entry.account} seq ${entry.seq}: money moved for payment ${paymentId}, which is not confirmed`,
     );
   }
-  return { accounts: accounts.length, entries, payments, inFlight, problems };
+  let orders = 0;
+  if (source.orders) {
+    const checked = await checkOrders(source.orders(), orderMoney, { now, graceMs: IN_FLIGHT_MS });
+    orders = checked.orders;
+    inFlight += checked.inFlight;
+    problems.push(...checked.problems);
+  }
+  return { accounts: accounts.length, entries, payments, orders, inFlight, problems };
 }

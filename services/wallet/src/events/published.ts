@@ -5,6 +5,8 @@ import type { LedgerEntry } from '../data/ledger';
 const SOURCE = 'wallet';
 
 export function entryEvents(entry: LedgerEntry): EventEnvelope[] {
+  // A void moves nothing, so there is nothing to announce (a movement event needs an amount).
+  if (entry.kind === 'void') return [];
   const events: EventEnvelope[] = [];
   if (entry.kind === 'movement') {
     events.push(

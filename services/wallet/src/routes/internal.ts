@@ -1,4 +1,4 @@
-import { parseInput, z, type ApiRoutes } from '@raseed/kit';
+import { parseInput, productNameText, z, type ApiRoutes } from '@raseed/kit';
 import type { Ledger } from '../data/ledger';
 import { movementKeys, userIdSchema } from '../domain/rules';
 
@@ -7,13 +7,16 @@ const debitSchema = z.object({
   userId: userIdSchema,
   /** Micro-dollars (rule 3: whole numbers between services). */
   amount: z.number().int().positive().safe(),
-  productName: z.string().max(200).default(''),
+  // Bounded and normalised the one way every service does, so a long name never fails an order.
+  productName: z.string().max(10_000).default('').transform(productNameText),
 });
+const voidSchema = z.object({ userId: userIdSchema });
 
 /**
  * The calls other services make while a person waits (ARCHITECTURE rule 10): orders
- * debits and refunds (and reads whether an order was paid), and an admin's withdrawal from payments. Each is idempotent by the
- * order or payment id: a repeat answers the first result and moves nothing.
+ * debits, voids and refunds (and reads whether an order was paid), and an admin's
+ * withdrawal from payments. Each is idempotent by the order or payment id: a repeat
+ * answers the first result and moves nothing.
  */
 export function internalRoutes(api: ApiRoutes, ledger: Ledger): void {
   api.route(
@@ -40,9 +43,42 @@ export function internalRoutes(api: ApiRoutes, ledger: Ledger): void {
 
   api.route(
     {
+      method: 'post',
+      path: '/internal/orders/{orderId}/void',
+      summary: "Settles an unpaid order's fate: no debit may land for it afterwards",
+      access: 'internal',
+    },
+    async (req, res) => {
+      const orderId = parseInput(idParam, req.params.orderId);
+      const { userId } = parseInput(voidSchema, req.body);
+      // The void and the debit claim the same key: whichever was inserted first is the order's fate.
+      const { entry } = await ledger.move({
+        account: userId,
+        key: movementKeys.orderDebit(orderId),
+        kind: 'void',
+        amount: 0,
+        productName: '',
+        status: 'void',
+      });
+      if (entry.kind === 'void') {
+        res.json({ voided: true });
+        return;
+      }
+      res.json({
+        voided: false,
+        debited: true,
+        amount: entry.amount,
+        account: entry.account,
+        balance: entry.balance,
+      });
+    },
+  );
+
+  api.route(
+    {
       method: 'get',
       path: '/internal/orders/{orderId}',
-      summary: 'Whether an order was paid for and refunded',
+      summary: 'Whether an order was paid for, refunded or voided',
       access: 'internal',
     },
     async (req, res) => {
@@ -52,9 +88,11 @@ export function internalRoutes(api: ApiRoutes, ledger: Ledger): void {
         ledger.byKey(movementKeys.orderDebit(orderId)),
         ledger.byKey(movementKeys.orderRefund(orderId)),
       ]);
+      const voided = debit?.kind === 'void';
       res.json({
-        debited: debit !== null,
+        debited: debit !== null && !voided,
         refunded: refund !== null,
+        voided,
         amount: debit?.amount ?? 0,
         account: debit?.account ?? null,
       });
@@ -71,8 +109,8 @@ export function internalRoutes(api: ApiRoutes, ledger: Ledger): void {
     async (req, res) => {
       const orderId = parseInput(idParam, req.params.orderId);
       const debit = await ledger.byKey(movementKeys.orderDebit(orderId));
-      // An order that was never paid for has nothing to refund.
-      if (!debit) {
+      // An order that was never paid for (or was voided) has nothing to refund.
+      if (!debit || debit.kind === 'void') {
         res.json({ refunded: false, applied: false });
         return;
       }

@@ -5,6 +5,7 @@ import {
   pageAnswer,
   pageSchema,
   parseInput,
+  requestFingerprint,
   toDollars,
   z,
   type ApiRoutes,
@@ -64,21 +65,24 @@ export function walletRoutes(api: ApiRoutes, ledger: Ledger): void {
     {
       method: 'post',
       path: '/api/editdebt',
-      summary: "Sets a user's debt (an Idempotency-Key header makes a retry safe)",
+      summary:
+        "Sets a user's debt, unless it is no longer expected_debt (an Idempotency-Key header makes a retry safe)",
       access: 'admin',
       body: editDebtSchema,
       answer: z.object({ debtStatus: z.boolean(), message: z.string(), debt: z.number() }),
     },
     async (req, res) => {
       const failed = { debtStatus: false };
-      const { user_id, newdebt } = parseInput(editDebtSchema, req.body, failed);
+      const { user_id, newdebt, expected_debt } = parseInput(editDebtSchema, req.body, failed);
       const operation = idempotencyKey(req, failed) ?? randomUUID();
       const { entry } = await ledger.move({
         account: user_id,
-        key: movementKeys.debtEdit(operation),
+        key: movementKeys.debtEdit(currentUser(req).id, operation),
         kind: 'debt',
         amount: 0,
         debt: { set: newdebt },
+        expectedDebt: expected_debt,
+        fingerprint: requestFingerprint({ user_id, newdebt, expected_debt }),
         productName: 'Debt',
       });
       res.json({ debtStatus: true, message: 'debt has changed successfully.', debt: toDollars(entry.debt) });

@@ -1,0 +1,132 @@
+import { toMicros } from '@raseed/kit';
+import { eventually } from '@raseed/kit/testing';
+import { Types } from 'mongoose';
+import { startTestOrders, type TestOrders } from '../../services/orders/test/support';
+import { startMoneyServices, type MoneyServices } from '../../services/payments/test/support';
+import { bearer, newUser, type TestUser } from '../../services/wallet/test/support';
+import { runReconcile } from '../../services/wallet/src/reconcile';
+
+/**
+ * npm run reconcile over the whole store: the wallet's ledger against the payments and the
+ * orders services, each read through its own API, as an operator runs it.
+ */
+let money: MoneyServices;
+let orders: TestOrders;
+let admin: TestUser;
+let giftCard: string;
+beforeAll(async () => {
+  money = await startMoneyServices();
+  orders = await startTestOrders({}, { wallet: money.wallet });
+  admin = orders.admin;
+  giftCard = await orders.createdProduct('2');
+}, 120_000);
+afterAll(async () => {
+  await orders.stop();
+  await money.stop();
+});
+
+/** Runs the tool; answers its exit code and what it printed. */
+async function reconcile(): Promise<{ code: number; lines: string[] }> {
+  const lines: string[] = [];
+  const log = jest.spyOn(console, 'log').mockImplementation((line: string) => void lines.push(line));
+  try {
+    const code = await runReconcile({
+      ...money.wallet.config,
+      PAYMENTS_URL: money.service.url,
+      ORDERS_URL: orders.url(),
+    });
+    return { code, lines };
+  } finally {
+    log.mockRestore();
+  }
+}
+
+/** A customer with an admin's credit of `dollars`, known to payments and the wallet. */
+async function customer(dollars: number): Promise<TestUser> {
+  const user = await newUser();
+  await money.known(user);
+  await money.adminPayment(admin, { user_id: user.id, amount: String(dollars), type: 'IN' }).expect(201);
+  await eventually(async () => ((await money.wallet.balance(user)) === dollars ? true : undefined));
+  return user;
+}
+
+const order = (user: TestUser) =>
+  orders.order(user, { product_id: giftCard, quantity: 1, params: 'Account e-mail:a@b.c' }).expect(201);
+
+const longAgo = () => new Date(Date.now() - 3600_000);
+
+describe('npm run reconcile', () => {
+  it('finds a store of paid, confirmed and refunded orders clean', async () => {
+    const user = await customer(10);
+    const [kept, accepted, refused] = await Promise.all([order(user), order(user), order(user)]);
+    await orders.decide(accepted.body.orderId, 'confirmed', 'CODE-1').expect(200);
+    await orders.decide(refused.body.orderId, 'rejected').expect(200);
+    expect(kept.status).toBe(201);
+    // Entries younger than a minute count as on their way; age them as time would.
+    await money.wallet.db.collection('entries').updateMany({}, { $set: { createdAt: longAgo() } });
+    await orders.db.collection('orders').updateMany({}, { $set: { createdAt: longAgo() } });
+    await orders.db.collection('order_decisions').updateMany({}, { $set: { at: longAgo() } });
+    const { code, lines } = await reconcile();
+    expect(lines.filter((l) => l.includes('MISMATCH'))).toEqual([]);
+    expect(code).toBe(0);
+  });
+
+  it('exits 1 naming each order whose money does not add up, with the amount at stake', async () => {
+    const user = await customer(10);
+    // Shown as paid, but the wallet never took the money.
+    const unpaid = new Types.ObjectId();
+    await orders.db.collection('orders').insertOne({
+      _id: unpaid,
+      userId: user.id,
+      username: user.username,
+      productId: giftCard,
+      productName: 'Gift card',
+      kind: 'created',
+      supplierId: null,
+      quantity: 1,
+      unitPrice: toMicros(2),
+      total: toMicros(2),
+      params: '',
+      fields: {},
+      status: 'waiting',
+      paid: true,
+      failed: null,
+      fingerprint: null,
+      replay: null,
+      externalId: null,
+      reason: null,
+      createdAt: longAgo(),
+      decidedAt: null,
+    });
+    // Rejected by an admin, but the refund never happened.
+    const rejected = (await order(user)).body.orderId as string;
+    await orders.db.collection('order_decisions').insertOne({
+      _id: rejected as unknown as Types.ObjectId,
+      action: 'rejected',
+      replay: null,
+      reason: 'Rejected by an admin',
+      by: admin.id,
+      at: longAgo(),
+    });
+    await orders.db
+      .collection('orders')
+      .updateOne(
+        { _id: new Types.ObjectId(rejected) },
+        { $set: { status: 'rejected', createdAt: longAgo() } },
+      );
+    await money.wallet.db.collection('entries').updateMany({}, { $set: { createdAt: longAgo() } });
+
+    const { code, lines } = await reconcile();
+    expect(code).toBe(1);
+    expect(lines).toEqual(
+      expect.arrayContaining([
+        `  MISMATCH order ${unpaid.toString()} (account ${user.id}) is shown as paid but holds no debit (2.000000 at stake)`,
+        `  MISMATCH order ${rejected} (account ${user.id}) was rejected after payment but has no refund (2.000000 at stake)`,
+      ]),
+    );
+    expect(lines.filter((l) => l.includes('MISMATCH'))).toHaveLength(2);
+    // The customer still sees only what was really paid.
+    const mine = await orders.http().post('/api/orders/myorders').set(bearer(user)).send({}).expect(200);
+    expect(mine.body.orders.map((o: { id: string }) => o.id)).toContain(rejected);
+  });
+});
