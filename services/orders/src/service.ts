@@ -70,7 +70,7 @@ export function startOrders(config: OrdersConfig): Promise<RunningService> {
       stuckMs: config.ORDER_STUCK_HOURS * HOUR_MS,
     };
     stuckRoutes(api, stuck);
-    internalRoutes(api, models);
+    internalRoutes(api, models, disputeRecords);
 
     // Placements and decisions cut off by a crash are finished at start and then now and again.
     const runRepair = () =>

@@ -40,6 +40,7 @@ export async function runReconcile(config = loadWalletConfig()): Promise<number>
       `wallet reconcile: ${report.accounts} accounts, ${report.entries} ledger entries, ` +
         `${report.payments} confirmed payments, ${report.orders} orders (${report.inFlight} still on their way)`,
     );
+    for (const dispute of report.disputes) console.log(`  DISPUTED ${dispute}`);
     for (const problem of report.problems) console.log(`  MISMATCH ${problem}`);
     console.log(report.problems.length ? `${report.problems.length} mismatches` : 'no mismatches');
     return report.problems.length ? 1 : 0;

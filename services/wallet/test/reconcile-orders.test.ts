@@ -22,6 +22,7 @@ function order(extra: Partial<ReconciledOrder> = {}): ReconciledOrder {
     status: 'waiting',
     decision: null,
     decidedAt: null,
+    dispute: null,
     createdAt: LONG_AGO,
     ...extra,
   };
@@ -29,14 +30,14 @@ function order(extra: Partial<ReconciledOrder> = {}): ReconciledOrder {
 
 function entry(
   orderId: string,
-  movement: 'debit' | 'refund',
+  movement: 'debit' | 'refund' | 'redebit',
   amount: number,
   extra: Partial<OrderEntry> = {},
 ) {
   return {
     account: 'u1',
     seq: next++,
-    key: `order:${orderId}:${movement}`,
+    key: movement === 'redebit' ? `order:${orderId}-redebit:debit` : `order:${orderId}:${movement}`,
     amount,
     createdAt: new Date(LONG_AGO),
     ...extra,
@@ -70,7 +71,7 @@ describe("reconcile's order checks", () => {
         entry(voided.id, 'debit', 0, { kind: 'void' }),
       ],
     );
-    expect(report).toEqual({ orders: 4, inFlight: 0, problems: [] });
+    expect(report).toEqual({ orders: 4, inFlight: 0, problems: [], disputes: [] });
   });
 
   it('reports each kind of mismatch with the ids and the amount at stake', async () => {
@@ -127,6 +128,70 @@ describe("reconcile's order checks", () => {
         entry(newer, 'debit', 1_000_000, { createdAt: new Date(JUST_NOW) }),
       ],
     );
-    expect(report).toEqual({ orders: 2, inFlight: 2, problems: [] });
+    expect(report).toEqual({ orders: 2, inFlight: 2, problems: [], disputes: [] });
+  });
+
+  it('follows the resolution of a dispute, and lists the open ones', async () => {
+    const decided = { decidedAt: LONG_AGO };
+    const delivered = order({
+      ...decided,
+      status: 'confirmed',
+      decision: 'rejected',
+      dispute: { kind: 'completed-after-refund', resolution: 'deliver' },
+    });
+    const refunded = order({
+      ...decided,
+      status: 'rejected',
+      decision: 'confirmed',
+      dispute: { kind: 'rejected-after-ok', resolution: 'refund' },
+    });
+    const writtenOff = order({
+      ...decided,
+      status: 'rejected',
+      decision: 'rejected',
+      dispute: { kind: 'completed-after-refund', resolution: 'write-off' },
+    });
+    const open = order({
+      ...decided,
+      status: 'confirmed',
+      decision: 'confirmed',
+      dispute: { kind: 'rejected-after-ok', resolution: null },
+    });
+    const clean = await reconcile(
+      [delivered, refunded, writtenOff, open],
+      [
+        entry(delivered.id, 'debit', 2_000_000),
+        entry(delivered.id, 'refund', 2_000_000),
+        entry(delivered.id, 'redebit', 2_000_000),
+        entry(refunded.id, 'debit', 2_000_000),
+        entry(refunded.id, 'refund', 2_000_000),
+        entry(writtenOff.id, 'debit', 2_000_000),
+        entry(writtenOff.id, 'refund', 2_000_000),
+        entry(writtenOff.id, 'redebit', 0, { kind: 'void' }),
+        entry(open.id, 'debit', 2_000_000),
+      ],
+    );
+    expect(clean).toEqual({
+      orders: 4,
+      inFlight: 0,
+      problems: [],
+      disputes: [`order ${open.id} (account u1): rejected-after-ok, 2.000000 at stake`],
+    });
+
+    // Delivered without the second debit; debited a second time without a delivery.
+    const undelivered = { ...delivered, id: id() };
+    const charged = { ...writtenOff, id: id() };
+    const entries = [
+      entry(undelivered.id, 'debit', 2_000_000),
+      entry(undelivered.id, 'refund', 2_000_000),
+      entry(charged.id, 'debit', 2_000_000),
+      entry(charged.id, 'refund', 2_000_000),
+      entry(charged.id, 'redebit', 2_000_000),
+    ];
+    const report = await reconcile([undelivered, charged], entries);
+    expect(report.problems).toEqual([
+      `order ${undelivered.id} (account u1) was delivered after a dispute but debited again nothing, not 2.000000`,
+      `order ${charged.id} (account u1) was debited a second time 2.000000 (seq ${entries[4]!.seq}) without a delivered dispute`,
+    ]);
   });
 });

@@ -1,4 +1,5 @@
 import { parseInput, z, type ApiRoutes } from '@raseed/kit';
+import type { DisputeModels } from '../data/disputes';
 import type { OrderModels } from '../data/orders';
 import { ordersAfter } from '../data/reconcile';
 import { ORDER_ID } from '../domain/rules';
@@ -9,7 +10,7 @@ const pageSchema = z.object({
 });
 
 /** What the store's reconcile reads of orders (ARCHITECTURE rule 1: through the owner's API). */
-export function internalRoutes(api: ApiRoutes, models: OrderModels): void {
+export function internalRoutes(api: ApiRoutes, models: OrderModels, disputes: DisputeModels): void {
   api.route(
     {
       method: 'get',
@@ -20,7 +21,7 @@ export function internalRoutes(api: ApiRoutes, models: OrderModels): void {
     },
     async (req, res) => {
       const { after, limit } = parseInput(pageSchema, req.query);
-      const orders = await ordersAfter(models, after ?? null, limit);
+      const orders = await ordersAfter(models, disputes, after ?? null, limit);
       res.json({ orders, next: orders.length === limit ? orders[orders.length - 1]!.id : null });
     },
   );

@@ -63,6 +63,8 @@ export interface ReconcileReport {
   payments: number;
   /** Orders checked against the ledger (0 when the orders service was not asked). */
   orders: number;
+  /** Open disputes over supplier orders (not mismatches: each waits for an admin's resolution). */
+  disputes: string[];
   /** Confirmed payments not credited yet, but young enough to be on their way. */
   inFlight: number;
   problems: string[];
@@ -135,11 +137,13 @@ export async function reconcile(source: {
     );
   }
   let orders = 0;
+  const disputes: string[] = [];
   if (source.orders) {
     const checked = await checkOrders(source.orders(), orderMoney, { now, graceMs: IN_FLIGHT_MS });
     orders = checked.orders;
     inFlight += checked.inFlight;
     problems.push(...checked.problems);
+    disputes.push(...checked.disputes);
   }
-  return { accounts: accounts.length, entries, payments, orders, inFlight, problems };
+  return { accounts: accounts.length, entries, payments, orders, inFlight, problems, disputes };
 }
