@@ -278,6 +278,10 @@ describe('a supplier that completes an order after we refunded it', () => {
     const user = await orders.customer(10);
     const id = await orderOf(user, product('late:3'));
     expect((await settled(id)).status).toBe('rejected');
+    const watch = await orders.db.collection('order_watch').findOne({ _id: id as never });
+    const hours = (watch!.until.getTime() - Date.now()) / 3600_000;
+    expect(hours).toBeGreaterThan(23.9);
+    expect(hours).toBeLessThanOrEqual(24);
     await orders.db
       .collection('order_watch')
       .updateOne({ _id: id as never }, { $set: { until: new Date(Date.now() - 1000) } });
@@ -286,6 +290,8 @@ describe('a supplier that completes an order after we refunded it', () => {
     await sync();
     await sync();
     expect(atSupplier(id).checks).toBe(checks);
+    // The supplier has completed it by now: only the watch running out keeps it from a dispute.
+    expect(atSupplier(id).placedAt.getTime() + 3000).toBeLessThan(Date.now());
     expect(await orders.db.collection('order_watch').countDocuments({ _id: id as never })).toBe(0);
     expect(await orders.db.collection('order_disputes').countDocuments({ _id: id as never })).toBe(0);
   });
@@ -440,6 +446,14 @@ describe('orders stuck at the supplier', () => {
 
     await takenBySupplier(id);
     await stuck(id);
+    const later = new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10);
+    const filtered = await orders
+      .http()
+      .get('/api/orders/stuck')
+      .query({ from: later })
+      .set(bearer(orders.admin))
+      .expect(200);
+    expect(filtered.body.orders.map((o: Listed) => o.id)).not.toContain(id);
     const list = await stuckList();
     expect(list.find((o) => o.id === id)).toMatchObject({
       status: 'waiting',
