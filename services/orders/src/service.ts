@@ -4,7 +4,7 @@ import { disputeModels, DisputeStore } from './data/disputes';
 import { orderModels, OrderStore } from './data/orders';
 import { DeletedUsers } from './data/users';
 import { onUserDeleted } from './events/users';
-import type { FulfilmentDeps } from './domain/fulfilment';
+import type { FulfilmentDeps } from './domain/deps';
 import { repairDisputes } from './domain/disputes';
 import { repair } from './domain/orders';
 import type { StuckDeps } from './domain/stuck';

@@ -11,7 +11,7 @@ import {
 import type { Dispute, DisputeKind, Resolution, ResolutionAction } from '../data/disputes';
 import type { Order } from '../data/orders';
 import { orderConfirmed, orderRejected } from '../events/published';
-import type { FulfilmentDeps } from './fulfilment';
+import type { FulfilmentDeps } from './deps';
 import { disputeTexts } from './rules';
 
 /**

@@ -1,14 +1,8 @@
-import { SupplierError, type SupplierClient, type SupplierOrder } from '@raseed/kit';
-import type { DisputeStore } from '../data/disputes';
+import { SupplierError, type SupplierOrder } from '@raseed/kit';
 import type { Order } from '../data/orders';
+import type { FulfilmentDeps } from './deps';
 import { watchSupplier } from './disputes';
-import { decideOrder, type OrderDeps } from './orders';
-
-export interface FulfilmentDeps extends OrderDeps {
-  supplier: SupplierClient;
-  /** Orders settled without the supplier's last word, watched for it (see watchSupplier). */
-  disputes: DisputeStore;
-}
+import { decideOrder } from './orders';
 
 const SETTLE_AT_ONCE = 8;
 

@@ -8,7 +8,8 @@ import {
 } from '@raseed/kit';
 import type { Order } from '../data/orders';
 import { claimActionKey } from './disputes';
-import { settle, type FulfilmentDeps } from './fulfilment';
+import type { FulfilmentDeps } from './deps';
+import { settle } from './fulfilment';
 import { decideOrder } from './orders';
 import { ageText, disputeTexts, texts } from './rules';
 

@@ -1,6 +1,7 @@
 import { createQueue, createWorker, QUEUE_NAMES, type Logger } from '@raseed/kit';
 import type IORedis from 'ioredis';
-import { placeAtSupplier, syncStatuses, type FulfilmentDeps } from '../domain/fulfilment';
+import type { FulfilmentDeps } from '../domain/deps';
+import { placeAtSupplier, syncStatuses } from '../domain/fulfilment';
 
 export const PLACEMENT_QUEUE = QUEUE_NAMES.orderPlacement;
 export const STATUS_QUEUE = QUEUE_NAMES.orderStatus;

@@ -10,7 +10,7 @@ import {
   type ApiRoutes,
 } from '@raseed/kit';
 import { disputeView, resolveDispute } from '../domain/disputes';
-import type { FulfilmentDeps } from '../domain/fulfilment';
+import type { FulfilmentDeps } from '../domain/deps';
 import { disputeTexts, orderIdParam, resolutionSchema } from '../domain/rules';
 import { orderView } from './orders';
 

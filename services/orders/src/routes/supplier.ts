@@ -1,5 +1,6 @@
 import { badRequest, HttpError, notFound, parseInput, SupplierError, z, type ApiRoutes } from '@raseed/kit';
-import { placeAtSupplier, syncStatuses, type FulfilmentDeps } from '../domain/fulfilment';
+import type { FulfilmentDeps } from '../domain/deps';
+import { placeAtSupplier, syncStatuses } from '../domain/fulfilment';
 import { ORDER_ID, texts } from '../domain/rules';
 
 /** A supplier that is down or answers garbage is a 502 with its reason, not a crash. */
