@@ -1,25 +1,11 @@
 import type { Connection } from 'mongoose';
+import type { ConfirmedPayment } from '../../../services/wallet/src/domain/reconcile';
+import type { ReconciledOrder } from '../../../services/wallet/src/domain/reconcile-orders';
 import { statusOf } from '../../supplier-sim/src/supplier';
 import type { Stack } from './stack';
 
 /** Exact, to the micro-dollar. */
 const exact = (micros: number) => (micros / 1_000_000).toFixed(6);
-
-interface ReconciledOrder {
-  id: string;
-  userId: string;
-  total: number;
-  paid: boolean;
-  fate: 'paid' | 'void' | null;
-  status: 'waiting' | 'confirmed' | 'rejected';
-}
-
-interface ConfirmedPayment {
-  id: string;
-  userId: string;
-  type: 'IN' | 'OUT';
-  amount: number;
-}
 
 export interface Databases {
   wallet: Connection;
