@@ -33,9 +33,11 @@ export function modelOf<T>(conn: Connection, name: string, schema: Schema, colle
 export async function insertOnce<T extends { _id: unknown }>(
   model: Model<T>,
   record: T,
+  /** How the record is written (Outbox.insertOnce writes its pointer first). */
+  create: () => Promise<unknown> = () => model.create(record),
 ): Promise<{ first: true; record: T } | { first: false; record: T }> {
   try {
-    await model.create(record);
+    await create();
     return { first: true, record };
   } catch (err) {
     if (!isDuplicateKey(err)) throw err;

@@ -4,7 +4,7 @@ import { Schema, Types, type Connection, type Model } from 'mongoose';
 import { EVENT_TYPES, type EventEnvelope } from './events';
 import { ensureTopics } from './kafka';
 import type { Logger } from './logger';
-import { isDuplicateKey, modelOf } from './mongo';
+import { insertOnce, isDuplicateKey, modelOf } from './mongo';
 
 /**
  * Events are born inside inserts (ARCHITECTURE rule 11). On the local store an update is a
@@ -109,15 +109,9 @@ export class Outbox {
     // Someone decided before: answer it without making a pointer the relay would follow again.
     const decided = await model.findById(record._id).lean<T>();
     if (decided) return { first: false, record: decided };
-    try {
-      await this.create(model, record, events, { _id: record._id as string | Types.ObjectId });
-      return { first: true, record };
-    } catch (err) {
-      if (!isDuplicateKey(err)) throw err;
-      const earlier = await model.findById(record._id).lean<T>();
-      if (!earlier) throw err;
-      return { first: false, record: earlier as T };
-    }
+    return insertOnce(model, record, () =>
+      this.create(model, record, events, { _id: record._id as string | Types.ObjectId }),
+    );
   }
 }
 

@@ -260,10 +260,10 @@ export async function repair(deps: OrderDeps, unpaidAfterMs: number): Promise<nu
     fixed++;
   }
   for (const order of await deps.orders.unpaid(unpaidAfterMs)) {
-    const fate =
-      (await deps.orders.fateOf(order._id.toString())) ??
-      (await decideUnpaid(deps, order, { status: 409, error: texts.cutOff }));
-    await deps.orders.follow(order._id, fate);
+    // A fate recorded before is followed again; a new one (the void) is followed as it is recorded.
+    const known = await deps.orders.fateOf(order._id.toString());
+    if (known) await deps.orders.follow(order._id, known);
+    const fate = known ?? (await decideUnpaid(deps, order, { status: 409, error: texts.cutOff }));
     if (fate.fate === 'paid') {
       deps.published();
       if (order.kind === 'supplier') await deps.fulfil({ ...order, paid: true });
