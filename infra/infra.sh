@@ -285,6 +285,18 @@ up_one() {
   "${c}_start"
 }
 
+# As a crash or the OOM killer would: no shutdown at all (fault tests).
+kill_one() {
+  local c=$1 pid
+  pid_alive "$c" || die "$c is not running under infra.sh: nothing to kill"
+  pid=$(cat "$RUN/$c.pid")
+  say "killing $c (SIGKILL)"
+  kill -KILL -- "-$pid" 2>/dev/null || kill -KILL "$pid" 2>/dev/null || true
+  rm -f "$RUN/$c.pid"
+  if declare -F "${c}_stop" >/dev/null; then "${c}_stop"; fi
+  still_listening "$c"
+}
+
 down_one() {
   local c=$1 pid i
   if ! pid_alive "$c"; then
@@ -343,10 +355,13 @@ case "$cmd" in
   down)
     for c in "${components[@]}"; do down_one "$c"; done
     ;;
+  kill)
+    for c in "${components[@]}"; do kill_one "$c"; done
+    ;;
   status) status ;;
   logs)
     for c in "${components[@]}"; do [ -f "$LOGS/$c.log" ] && echo "$LOGS/$c.log"; done |
       xargs -r tail -n 40 -F
     ;;
-  *) die "usage: infra.sh up|down|status|logs [${ALL[*]}]" ;;
+  *) die "usage: infra.sh up|down|kill|status|logs [${ALL[*]}]" ;;
 esac

@@ -17,18 +17,24 @@ import { verifyMoney, type Verdict } from './chaos/verify';
  * faults stop, the repairs settle, and every dollar must be accounted for.
  *
  * CHAOS_SEED replays a run's choices (printed first); CHAOS_MINUTES sets how long the store is
- * driven (3 unless told). A seed that once failed is kept below, run on a short budget.
+ * driven (3 unless told). A seed that once failed is kept below, run for as long as it ran when it failed.
  */
 const MINUTES = Number(process.env.CHAOS_MINUTES ?? 3);
 const SEED = chaosSeed();
 /** CHAOS_KAFKA=0 leaves the broker alone, for a machine where other tests use it meanwhile. */
 const RESTART_KAFKA = process.env.CHAOS_KAFKA !== '0';
 /**
+ * Seeds that once failed, each with the minutes it failed at.
  * 777: two disputes resolved by a refund and one by delivering were reported by reconcile as
  * decisions that disagree with their orders' status (fixed in reconcile: it now reads the resolution).
+ * 3971599570: a timed-out supplier order's refund was cut off by a wallet SIGKILL; the supplier then
+ * completed it, the dispute was opened on the unrefunded order and delivered, debiting the customer
+ * twice (fixed: a dispute opens only once its decision's effects all happened).
  */
-const KEPT_SEEDS: number[] = [777];
-const KEPT_MINUTES = 2;
+const KEPT_SEEDS: [number, number][] = [
+  [777, 2],
+  [3971599570, 3],
+];
 
 /** A request cut by a fault may fail; one started this long after a fault ended may not. */
 const FAULT_GRACE_MS = 20_000;
@@ -239,10 +245,8 @@ describe('the store under randomized faults', () => {
 
   // A replay (CHAOS_SEED) runs that seed alone.
   if (KEPT_SEEDS.length && !process.env.CHAOS_SEED) {
-    it.each(KEPT_SEEDS)(
-      'a seed that once failed, %i, passes',
-      (seed) => chaosRun(seed, KEPT_MINUTES),
-      budget(KEPT_MINUTES),
-    );
+    for (const [seed, minutes] of KEPT_SEEDS) {
+      it(`a seed that once failed, ${seed}, passes`, () => chaosRun(seed, minutes), budget(minutes));
+    }
   }
 });

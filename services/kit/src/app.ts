@@ -89,5 +89,38 @@ function toAnswer(err: unknown): { status: number; body: Record<string, unknown>
   if (typeof status === 'number' && status >= 400 && status < 500) {
     return { status, body: { error: e.message ?? 'Bad request' } };
   }
+  if (isOutage(err)) return { status: 503, body: { error: UNAVAILABLE } };
   return { status: 500, body: { error: 'Internal server error' } };
+}
+
+/** The answer while the document store, Redis or the object store cannot be reached. */
+export const UNAVAILABLE = 'The service is temporarily unavailable. Please try again in a moment.';
+
+const { MongoNetworkError, MongoServerSelectionError, MongoNotConnectedError, MongoTopologyClosedError } =
+  mongoose.mongo;
+// ioredis fails a command this way once Redis is away (see redisConnection) or too slow to answer.
+const REDIS_AWAY = /^(Connection is closed|Stream isn't writeable|Command timed out|Reached the max retries)/;
+// Mongoose holds commands while the store is away, then fails them this way.
+const STORE_AWAY = /buffering timed out after/;
+const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH']);
+
+/**
+ * Whether a request failed because a piece of our infrastructure is away: the caller gets 503
+ * and may try again (with its Idempotency-Key), since nothing was decided without it.
+ */
+export function isOutage(err: unknown): boolean {
+  if (
+    err instanceof MongoNetworkError ||
+    err instanceof MongoServerSelectionError ||
+    err instanceof MongoNotConnectedError ||
+    err instanceof MongoTopologyClosedError
+  ) {
+    return true;
+  }
+  const e = err as { name?: string; code?: unknown; message?: unknown } | null;
+  if (!e) return false;
+  if (e.name === 'MaxRetriesPerRequestError') return true;
+  if (typeof e.message === 'string' && (REDIS_AWAY.test(e.message) || STORE_AWAY.test(e.message)))
+    return true;
+  return typeof e.code === 'string' && NETWORK_CODES.has(e.code);
 }

@@ -38,7 +38,8 @@ export class DocumentLocks {
     try {
       return await work();
     } finally {
-      await this.redis.eval(RELEASE, 1, name, token);
+      // A lock Redis cannot release now expires by itself: the work's result stands.
+      await this.redis.eval(RELEASE, 1, name, token).catch(() => undefined);
     }
   }
 }

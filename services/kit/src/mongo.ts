@@ -5,8 +5,17 @@ import mongoose, { type Connection, type Model, type Schema } from 'mongoose';
 // A filter on a path the schema lacks is a bug; fail loudly rather than match everything.
 mongoose.set('strictQuery', 'throw');
 
+const SELECT_MS = 5_000;
+
 export async function connectMongo(url: string, dbName: string): Promise<Connection> {
-  const conn = mongoose.createConnection(url, { dbName, serverSelectionTimeoutMS: 10_000, maxPoolSize: 20 });
+  // While the store is away a command waits for it at most SELECT_MS, then fails (answered 503,
+  // see isOutage): mongoose does not hold commands on its own as well.
+  const conn = mongoose.createConnection(url, {
+    dbName,
+    serverSelectionTimeoutMS: SELECT_MS,
+    bufferCommands: false,
+    maxPoolSize: 20,
+  });
   await conn.asPromise();
   return conn;
 }

@@ -2,9 +2,14 @@ import { Queue, Worker, type JobsOptions, type Processor } from 'bullmq';
 import IORedis from 'ioredis';
 import type { Logger } from './logger';
 
-/** BullMQ needs blocking commands to wait forever, so requests are never retried per call. */
+/**
+ * The connection a process answers requests with (locks, hints, queues' adds, rate limits):
+ * while Redis is away or stalled its commands fail within a couple of seconds, answered 503
+ * (isOutage), instead of holding every request until Redis is back. Workers block on a
+ * connection of their own that waits for Redis, as BullMQ requires (createWorker).
+ */
 export function redisConnection(url: string): IORedis {
-  return new IORedis(url, { maxRetriesPerRequest: null, enableReadyCheck: true });
+  return new IORedis(url, { maxRetriesPerRequest: 1, commandTimeout: 2_000, enableReadyCheck: true });
 }
 
 /**
@@ -41,7 +46,7 @@ export function createWorker<T>(
   options: { concurrency?: number; prefix?: string } = {},
 ): Worker<T> {
   // A worker blocks its connection while waiting for jobs, so it gets one of its own.
-  const own = connection.duplicate();
+  const own = connection.duplicate({ maxRetriesPerRequest: null, commandTimeout: undefined });
   const worker = new Worker<T>(name, processor, {
     connection: own,
     prefix: options.prefix ?? 'raseed',

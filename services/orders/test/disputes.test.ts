@@ -296,6 +296,50 @@ describe('a supplier that completes an order after we refunded it', () => {
     expect(await orders.db.collection('order_disputes').countDocuments({ _id: id as never })).toBe(0);
   });
 
+  it('disputes a late completion only once the refund a crash cut off has been made', async () => {
+    const user = await orders.customer(20);
+    const p = product('after-polls:1000');
+    const id = await orderOf(user, p);
+    await takenBySupplier(id);
+    const { total } = await stored(id);
+    // Giving up was cut off right after its decision's insert, before the refund (the wallet was
+    // away): the decision says rejected, the order still waits, the customer is still debited.
+    await orders.db.collection('order_decisions').insertOne({
+      _id: id as never,
+      action: 'rejected',
+      replay: null,
+      reason: 'The supplier could not take the order',
+      by: 'supplier',
+      at: new Date(),
+    });
+    await orders.db
+      .collection('order_watch')
+      .insertOne({ _id: id as never, until: new Date(Date.now() + 3600_000) });
+    atSupplier(id).outcome = { kind: 'complete' };
+
+    // What the supplier says contradicts no refund yet: nothing is disputed, no money moves.
+    expect((await sync()).disputed).toBe(0);
+    expect((await disputedList()).map((o) => o.id)).not.toContain(id);
+    expect(await moved(id)).toEqual([['OUT', debitKey(id), total]]);
+
+    // The repair (at start-up here) finishes the decision: the refund, then the status.
+    await orders.db
+      .collection('orders')
+      .updateOne({ _id: new Types.ObjectId(id) }, { $set: { createdAt: new Date(Date.now() - 60_000) } });
+    await orders.restart();
+    expect(await stored(id)).toMatchObject({ status: 'rejected' });
+    expect(await orders.wallet.balance(user)).toBe(20);
+
+    expect((await sync()).disputed).toBe(1);
+    await resolve(id, 'deliver').expect(200);
+    expect(await moved(id)).toEqual([
+      ['OUT', debitKey(id), total],
+      ['IN', refundKey(id), total],
+      ['OUT', redebitKey(id), total],
+    ]);
+    expect(await orders.wallet.balance(user)).toBe(20 - total / 1_000_000);
+  });
+
   it('finishes at start-up a delivery the wallet took but whose record a crash cut off', async () => {
     const user = await orders.customer(10);
     const id = new Types.ObjectId();

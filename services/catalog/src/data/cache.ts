@@ -20,14 +20,19 @@ export class ReadCache {
     return JSON.parse(await this.text(name, async () => JSON.stringify(await load()))) as T;
   }
 
-  /** The cached JSON text itself, for answers sent as they are stored. */
+  /** The cached JSON text itself, for answers sent as they are stored. While Redis is away the store answers. */
   async text(name: string, load: () => Promise<string>): Promise<string> {
-    const version = (await this.redis.get(this.versionKey)) ?? '0';
-    const key = `${this.namespace}:v${version}:${name}`;
-    const hit = await this.redis.get(key);
-    if (hit !== null) return hit;
+    let key: string | null = null;
+    try {
+      const version = (await this.redis.get(this.versionKey)) ?? '0';
+      key = `${this.namespace}:v${version}:${name}`;
+      const hit = await this.redis.get(key);
+      if (hit !== null) return hit;
+    } catch {
+      key = null;
+    }
     const value = await load();
-    await this.redis.set(key, value, 'EX', this.ttlSeconds);
+    if (key) await this.redis.set(key, value, 'EX', this.ttlSeconds).catch(() => undefined);
     return value;
   }
 

@@ -52,13 +52,21 @@ export async function watchSupplier(deps: FulfilmentDeps): Promise<number> {
     (a) => a.status !== 'wait' && a.uuid !== null && watched.has(a.uuid),
   );
   if (!answers.length) return 0;
-  const decisions = new Map(
-    (await deps.orders.decisionsOf(answers.map((a) => a.uuid!))).map((d) => [d._id, d.action]),
+  const answered = answers.map((a) => a.uuid!);
+  const [decisions, orders] = await Promise.all([
+    deps.orders.decisionsOf(answered),
+    deps.orders.byIds(answered),
+  ]);
+  const statuses = new Map(orders.map((o) => [o._id.toString(), o.status]));
+  // Only a decision whose effects all happened (its refund included: the status moves last) is
+  // contradicted; one a crash cut off is finished by the repair first and asked about again later.
+  const settled = new Map(
+    decisions.filter((d) => statuses.get(d._id) === d.action).map((d) => [d._id, d.action]),
   );
   let opened = 0;
   for (const answer of answers) {
     // An order without a decision is still waiting: the ordinary sync applies what the supplier says.
-    const decided = decisions.get(answer.uuid!);
+    const decided = settled.get(answer.uuid!);
     const kind: DisputeKind | null =
       decided === 'rejected' && answer.status === 'OK'
         ? 'completed-after-refund'

@@ -170,7 +170,7 @@ async function fateAnswer(deps: OrderDeps, order: Order, fate: OrderFate, balanc
     return fail(failed.status, failed.error);
   }
   deps.published();
-  if (order.kind === 'supplier') await deps.fulfil({ ...order, paid: true });
+  if (order.kind === 'supplier') await handOff(deps, order);
   return {
     status: 201,
     body: {
@@ -180,6 +180,16 @@ async function fateAnswer(deps: OrderDeps, order: Order, fate: OrderFate, balanc
       ...(balance !== undefined && { balance: toDollars(balance) }),
     },
   };
+}
+
+/** Hands a paid supplier order to its placement job; while the queue is away the repair does it later. */
+async function handOff(deps: OrderDeps, order: Order): Promise<void> {
+  await deps.fulfil({ ...order, paid: true }).catch((err: unknown) => {
+    deps.logger.warn(
+      { err, orderId: order._id.toString() },
+      'placement not queued; the repair will queue it',
+    );
+  });
 }
 
 /**

@@ -194,11 +194,12 @@ export class Ledger {
    * hint yet. Without it, a stale hint only costs the movement a duplicate-seq retry.
    */
   async last(account: string, { verified }: { verified: boolean }): Promise<LedgerEntry> {
-    const stored = await this.redis.get(this.hintKey(account));
+    // Without Redis there is no hint: the last entry is looked up in the store.
+    const stored = await this.redis.get(this.hintKey(account)).catch(() => null);
     const hint = stored === null ? -1 : Number(stored);
     const hinted = hint >= 0 ? await this.entries.findOne({ account, seq: hint }).lean<LedgerEntry>() : null;
     // A hint that names no entry (its database was replaced) is dropped, not trusted.
-    if (!hinted && hint >= 0) await this.redis.del(this.hintKey(account));
+    if (!hinted && hint >= 0) await this.redis.del(this.hintKey(account)).catch(() => undefined);
     let entry: LedgerEntry =
       hinted ??
       (await this.entries.findOne({ account }).sort({ seq: -1 }).lean<LedgerEntry>()) ??
@@ -269,13 +270,15 @@ export class Ledger {
     return `raseed:wallet:${this.entries.db.name}:head:${account}`;
   }
 
-  // The hint only moves forward, whichever writer sets it last.
+  // The hint only moves forward, whichever writer sets it last; a hint Redis misses only costs a retry.
   private async advanceHint(account: string, seq: number): Promise<void> {
-    await this.redis.eval(
-      "local c = tonumber(redis.call('get', KEYS[1]) or '-1') if c < tonumber(ARGV[1]) then redis.call('set', KEYS[1], ARGV[1]) end",
-      1,
-      this.hintKey(account),
-      String(seq),
-    );
+    await this.redis
+      .eval(
+        "local c = tonumber(redis.call('get', KEYS[1]) or '-1') if c < tonumber(ARGV[1]) then redis.call('set', KEYS[1], ARGV[1]) end",
+        1,
+        this.hintKey(account),
+        String(seq),
+      )
+      .catch(() => undefined);
   }
 }
