@@ -5,6 +5,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source infra/lib.sh
+# The local store: development defaults (secrets, the first admin's password) apply only when
+# NODE_ENV says so; unset, every process requires real ones. Every process listens on loopback.
+export NODE_ENV="${NODE_ENV:-development}"
 
 ensure_dependencies
 step "infrastructure"

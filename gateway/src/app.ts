@@ -8,7 +8,8 @@ import { createProxyMiddleware } from 'http-proxy-middleware';
 import type IORedis from 'ioredis';
 import { trustProxySetting, type GatewayConfig } from './config';
 import { apiDocs } from './docs';
-import { authRateLimits } from './limits';
+import { addressLimits } from './limits';
+import { onePath } from './paths';
 import { BOARD_PATH, queueBoard } from './queues';
 import { routingTable, serviceFor, type ServiceName } from './routes';
 
@@ -34,15 +35,19 @@ export function createGateway(config: GatewayConfig, redis: IORedis, logger: Log
   app.set('trust proxy', trustProxySetting(config.TRUST_PROXY));
 
   app.use(requestLogging(logger));
+  app.use(onePath);
   app.use(
     helmet({
       contentSecurityPolicy: {
         directives: {
           'img-src': ["'self'", 'data:', ...config.IMAGE_ORIGINS.split(/\s+/).filter(Boolean)],
+          // No site may frame the store (clickjacking); infra/docker/nginx.conf sends the same.
+          'frame-ancestors': ["'none'"],
           // Behind TLS the browser upgrades by itself; on plain http this would break every image.
           'upgrade-insecure-requests': null,
         },
       },
+      xFrameOptions: { action: 'deny' },
     }),
   );
 
@@ -67,7 +72,15 @@ export function createGateway(config: GatewayConfig, redis: IORedis, logger: Log
   // Ahead of the X-Requested-With check (the board guards its own changes) and the storefront.
   app.use(
     BOARD_PATH,
-    queueBoard(redis, { jwtSecret: config.JWT_SECRET, queuePrefix: config.QUEUE_PREFIX }, logger),
+    queueBoard(
+      redis,
+      {
+        jwtSecret: config.JWT_SECRET,
+        queuePrefix: config.QUEUE_PREFIX,
+        sessionTtlSeconds: config.JWT_TTL_SECONDS,
+      },
+      logger,
+    ),
   );
 
   // The spec's client marks every call; a cross-site form post cannot set this header.
@@ -78,12 +91,13 @@ export function createGateway(config: GatewayConfig, redis: IORedis, logger: Log
     }
     next();
   });
-  app.use(authRateLimits(redis, config.AUTH_RATE_LIMIT, config.AUTH_RATE_WINDOW_SECONDS));
+  app.use(addressLimits(redis, config));
 
   app.use(
     createProxyMiddleware({
       target: targets.auth,
-      router: (req) => targets[serviceFor(req.url?.split('?')[0] ?? '') ?? 'auth'],
+      // Only paths a service owns reach here (pathFilter), read as onePath made sure they read.
+      router: (req) => targets[serviceFor((req.url ?? '').split('?')[0]!)!],
       pathFilter: (pathname) => serviceFor(pathname) !== undefined,
       agent,
       xfwd: true,
@@ -99,7 +113,8 @@ export function createGateway(config: GatewayConfig, redis: IORedis, logger: Log
       },
     }),
   );
-  app.use(['/api', '/external'], (_req, res) => {
+  // No service path falls to the storefront: an unknown API path, or an internal one, is 404.
+  app.use(['/api', '/external', '/internal'], (_req, res) => {
     res.status(404).json({ error: 'Not found' });
   });
 

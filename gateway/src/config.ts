@@ -3,7 +3,8 @@ import { baseEnv, parseEnv, secretOrDevelopment } from '@raseed/kit';
 import { z } from 'zod';
 
 const env = z.object({
-  NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+  NODE_ENV: baseEnv.shape.NODE_ENV,
+  HOST: baseEnv.shape.HOST,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   PORT: z.coerce.number().int().min(0).default(8080),
   REDIS_URL: z.string().url().default('redis://127.0.0.1:6379'),
@@ -20,14 +21,18 @@ const env = z.object({
   IMAGE_ORIGINS: z.string().default('http://127.0.0.1:4100'),
   /** Express "trust proxy": which hops may set X-Forwarded-For. None by default, so clients cannot choose their address. */
   TRUST_PROXY: z.string().default('false'),
+  /** Sign-ups, password-reset requests and contact messages one address may send per window. */
   AUTH_RATE_LIMIT: z.coerce.number().int().positive().default(10),
-  AUTH_RATE_WINDOW_SECONDS: z.coerce
-    .number()
-    .int()
-    .positive()
-    .default(15 * 60),
+  /**
+   * Failed sign-ins one address may make per window, across accounts: well above auth's
+   * per-account limit (SIGNIN_ACCOUNT_FAILURES), as a carrier's address may be shared by many.
+   */
+  SIGNIN_ADDRESS_FAILURES: z.coerce.number().int().positive().default(50),
+  AUTH_RATE_WINDOW_SECONDS: baseEnv.shape.AUTH_RATE_WINDOW_SECONDS,
   /** The services' session secret: the queue board (/admin/queues) verifies the session itself. */
   JWT_SECRET: baseEnv.shape.JWT_SECRET,
+  /** How long a session lasts (auth signs them): a session end is kept that long. */
+  JWT_TTL_SECONDS: baseEnv.shape.JWT_TTL_SECONDS,
   /** The services' BullMQ prefix, so the queue board opens the queues they work. */
   QUEUE_PREFIX: baseEnv.shape.QUEUE_PREFIX,
 });

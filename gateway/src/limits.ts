@@ -1,42 +1,60 @@
+import { Limit } from '@raseed/kit';
 import type { RequestHandler } from 'express';
-import { rateLimit } from 'express-rate-limit';
 import type IORedis from 'ioredis';
-import { RedisStore, type RedisReply } from 'rate-limit-redis';
+import type { GatewayConfig } from './config';
+
+interface AddressRule {
+  paths: string[];
+  limit: Limit;
+  /** Only failed tries count (sign-in): a right password is never held against the address. */
+  failuresOnly?: boolean;
+}
 
 /**
- * Per-address limits on the sign-in, sign-up, password-reset and contact calls, counted in
- * Redis so every gateway replica shares them. Sign-in counts failures only.
+ * Per-address limits, in front of the services: failed sign-ins (a threshold well above auth's
+ * per-account one, since many customers may share one carrier address), sign-ups, password-reset
+ * requests and contact messages. Counted in Redis across gateway instances; while Redis is away
+ * each gateway counts on its own (see Limit). The address is req.ip, as TRUST_PROXY allows it.
  */
-export function authRateLimits(redis: IORedis, limit: number, windowSeconds: number): RequestHandler[] {
-  const minutes = Math.ceil(windowSeconds / 60);
-  const make = (name: string, paths: string[], skipSuccessfulRequests: boolean) => {
-    const limiter = rateLimit({
-      windowMs: windowSeconds * 1000,
-      limit,
-      skipSuccessfulRequests,
-      standardHeaders: 'draft-7',
-      legacyHeaders: false,
-      // While Redis is away, sign-in stays possible rather than every sign-in failing.
-      passOnStoreError: true,
-      store: new RedisStore({
-        prefix: `raseed:rl:${name}:`,
-        sendCommand: (command: string, ...args: string[]) =>
-          redis.call(command, ...args) as Promise<RedisReply>,
-      }),
-      handler: (_req, res) => {
-        res.status(429).json({ error: `Too many attempts. Please try again in ${minutes} minutes.` });
-      },
-    });
-    const handler: RequestHandler = (req, res, next) =>
-      req.method === 'POST' && paths.some((p) => req.path === p || req.path.startsWith(`${p}/`))
-        ? limiter(req, res, next)
-        : next();
-    return handler;
-  };
-  return [
-    make('signin', ['/api/signin'], true),
-    make('signup', ['/api/signup'], false),
-    make('reset', ['/api/reset-password-request', '/api/reset-password'], false),
-    make('contact', ['/api/contact'], false),
+export function addressLimits(
+  redis: IORedis,
+  config: Pick<GatewayConfig, 'AUTH_RATE_LIMIT' | 'AUTH_RATE_WINDOW_SECONDS' | 'SIGNIN_ADDRESS_FAILURES'>,
+): RequestHandler {
+  const window = config.AUTH_RATE_WINDOW_SECONDS;
+  const rules: AddressRule[] = [
+    {
+      paths: ['/api/signin'],
+      limit: new Limit(redis, 'signin-address', config.SIGNIN_ADDRESS_FAILURES, window),
+      failuresOnly: true,
+    },
+    { paths: ['/api/signup'], limit: new Limit(redis, 'signup-address', config.AUTH_RATE_LIMIT, window) },
+    {
+      paths: ['/api/reset-password-request', '/api/reset-password'],
+      limit: new Limit(redis, 'reset-address', config.AUTH_RATE_LIMIT, window),
+    },
+    { paths: ['/api/contact'], limit: new Limit(redis, 'contact-address', config.AUTH_RATE_LIMIT, window) },
   ];
+  return async (req, res, next) => {
+    const rule =
+      req.method === 'POST'
+        ? rules.find((r) => r.paths.some((p) => req.path === p || req.path.startsWith(`${p}/`)))
+        : undefined;
+    if (!rule) {
+      next();
+      return;
+    }
+    const address = req.ip ?? req.socket.remoteAddress ?? 'unknown';
+    const over = rule.failuresOnly ? await rule.limit.spent(address) : await rule.limit.count(address);
+    if (over) {
+      const refusal = rule.limit.refusal();
+      res.status(refusal.status).json({ error: refusal.message });
+      return;
+    }
+    if (rule.failuresOnly) {
+      res.on('finish', () => {
+        if (res.statusCode === 401) void rule.limit.count(address).catch(() => undefined);
+      });
+    }
+    next();
+  };
 }

@@ -7,7 +7,7 @@ function main(): void {
   const config = loadGatewayConfig();
   const logger = createLogger('gateway', config.LOG_LEVEL);
   const redis = redisConnection(config.REDIS_URL);
-  const server = createGateway(config, redis, logger).listen(config.PORT, '0.0.0.0', () => {
+  const server = createGateway(config, redis, logger).listen(config.PORT, config.HOST, () => {
     logger.info({ port: (server.address() as AddressInfo).port }, 'gateway listening');
   });
   const shutdown = () => {

@@ -1,7 +1,7 @@
 import { createBullBoard } from '@bull-board/api';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { ExpressAdapter } from '@bull-board/express';
-import { createQueue, QUEUE_NAMES, sessionFrom, type Logger } from '@raseed/kit';
+import { createQueue, QUEUE_NAMES, SessionEnds, sessionFrom, type Logger } from '@raseed/kit';
 import cookieParser from 'cookie-parser';
 import { Router, type Express, type RequestHandler } from 'express';
 import type IORedis from 'ioredis';
@@ -47,9 +47,11 @@ const FORBIDDEN_PAGE = `<!doctype html>
  * this path). A browser page visit without a session goes to the sign-in page; a signed-in
  * customer gets a 403 page. The board's own API calls (JSON) get 401 or 403 JSON.
  */
-function adminsOnly(jwtSecret: string): RequestHandler {
-  return (req, res, next) => {
-    const user = sessionFrom(req, jwtSecret);
+function adminsOnly(jwtSecret: string, ends: SessionEnds): RequestHandler {
+  return async (req, res, next) => {
+    const found = sessionFrom(req, jwtSecret);
+    // An ended session (logout, a reset, a deletion) is no session (see SessionEnds).
+    const user = found && (await ends.valid(found)) ? found : null;
     if (user?.role === 'admin') {
       next();
       return;
@@ -82,9 +84,10 @@ const sameOriginChanges: RequestHandler = (req, res, next) => {
  */
 export function queueBoard(
   redis: IORedis,
-  options: { jwtSecret: string; queuePrefix: string },
+  options: { jwtSecret: string; queuePrefix: string; sessionTtlSeconds: number },
   logger: Logger,
 ): Router {
+  const ends = new SessionEnds(redis, options.sessionTtlSeconds, logger);
   const serverAdapter = new ExpressAdapter().setBasePath(BOARD_PATH);
   const queues = BOARD_QUEUES.map(({ name, ...labels }) => {
     const queue = createQueue(name, redis, options.queuePrefix);
@@ -100,7 +103,7 @@ export function queueBoard(
   // Bull Board's own Express app, which would name itself in X-Powered-By like any new app.
   const board = (serverAdapter.getRouter() as Express).disable('x-powered-by');
   const router = Router();
-  router.use(cookieParser(), adminsOnly(options.jwtSecret), sameOriginChanges, board);
+  router.use(cookieParser(), adminsOnly(options.jwtSecret, ends), sameOriginChanges, board);
   // Nothing else lives under the board's path: not the storefront's index page either.
   router.use((_req, res) => {
     res.status(404).json({ error: 'Not found' });

@@ -61,6 +61,7 @@ const listen = (server: http.Server) =>
 beforeAll(async () => {
   redis = redisConnection(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
   const config = loadGatewayConfig({
+    NODE_ENV: 'test',
     AUTH_URL: await startService(authDocument, () => authDocumentRequests++),
     WALLET_URL: await startService(walletDocument),
     // Up, but with no route descriptions yet.

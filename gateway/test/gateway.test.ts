@@ -42,6 +42,7 @@ beforeAll(async () => {
     '<!doctype html><title>Raseed</title><div id="root"></div>',
   );
   const config = loadGatewayConfig({
+    NODE_ENV: 'test',
     AUTH_URL: auth.service.url,
     WALLET_URL: walletUrl,
     // Nothing listens here: these services do not exist in this test.
@@ -50,9 +51,10 @@ beforeAll(async () => {
     PAYMENTS_URL: 'http://127.0.0.1:9',
     FRONTEND_DIR: frontendDir,
     TRUST_PROXY: 'loopback',
+    SIGNIN_ADDRESS_FAILURES: '20',
   });
   // Counts left by an earlier run within the limit window would make the limits trip early.
-  const counted = await redis.keys('raseed:rl:*198.51.100.*');
+  const counted = await redis.keys('raseed:limit:*198.51.100.*');
   if (counted.length) await redis.del(...counted);
   gateway = http.createServer(createGateway(config, redis, createLogger('gateway', 'silent')));
   await listen(gateway);
@@ -67,6 +69,38 @@ afterAll(async () => {
 });
 
 const api = () => supertest(gateway);
+
+/** A request whose target is sent exactly as written (an HTTP client library would tidy it first). */
+function raw(method: string, target: string, headers: Record<string, string> = {}, body?: object) {
+  const { port } = gateway.address() as AddressInfo;
+  const data = body ? JSON.stringify(body) : '';
+  return new Promise<{ status: number; body: unknown }>((resolve, reject) => {
+    const req = http.request(
+      {
+        host: '127.0.0.1',
+        port,
+        method,
+        path: target,
+        headers: { ...headers, 'content-type': 'application/json' },
+      },
+      (res) => {
+        let text = '';
+        res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+        res.on('end', () => {
+          let parsed: unknown = text;
+          try {
+            parsed = JSON.parse(text);
+          } catch {
+            // Not JSON: kept as text.
+          }
+          resolve({ status: res.statusCode ?? 0, body: parsed });
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end(data);
+  });
+}
 // Each test is its own client address, so the per-address limits of one never touch another.
 let clients = 0;
 const client = () => `198.51.100.${++clients}`;
@@ -89,19 +123,98 @@ describe('gateway', () => {
     await api().get('/api/users/count').expect(401);
   });
 
-  it('answers 429 to the 11th rapid failed sign-in from one address, and not to another address', async () => {
-    const ip = client();
-    const attempt = (from: string) =>
-      api()
-        .post('/api/signin')
-        .set(xhr)
-        .set('X-Forwarded-For', from)
-        .send({ email: 'x@example.com', password: 'wrong-pass' });
-    for (let i = 1; i <= 10; i++) expect((await attempt(ip)).status).toBe(401);
-    const blocked = await attempt(ip);
+  const signIn = (from: string, email: string, password = 'wrong-pass') =>
+    api().post('/api/signin').set(xhr).set('X-Forwarded-For', from).send({ email, password });
+
+  it('limits failed sign-ins per account, from any number of addresses; the right password waits too', async () => {
+    const customer = account();
+    const { email } = customer;
+    await api().post('/api/signup').set(xhr).set('X-Forwarded-For', client()).send(customer).expect(201);
+    for (let i = 1; i <= 10; i++) expect((await signIn(client(), email)).status).toBe(401);
+    // The right password is held up too while the account's window lasts: guessing stops here.
+    expect((await signIn(client(), email, PASSWORD)).status).toBe(429);
+    const blocked = await signIn(client(), email);
     expect(blocked.status).toBe(429);
-    expect(blocked.body.error).toMatch(/Too many attempts/);
-    expect((await attempt(client())).status).toBe(401);
+    expect(blocked.body).toEqual({
+      signInStatus: false,
+      error: 'Too many attempts. Please try again in 15 minutes.',
+    });
+    // Another account is not held up by it.
+    expect((await signIn(client(), account().email)).status).toBe(401);
+  });
+
+  it("does not lock a customer out of a shared address for other people's failures, and limits the address higher", async () => {
+    const shared = client();
+    const customer = account();
+    await api().post('/api/signup').set(xhr).set('X-Forwarded-For', client()).send(customer).expect(201);
+    // 12 other people mistype their own passwords on the same carrier address.
+    for (let i = 1; i <= 12; i++) expect((await signIn(shared, account().email)).status).toBe(401);
+    expect((await signIn(shared, customer.email, PASSWORD)).status).toBe(200);
+    // The address's own limit (SIGNIN_ADDRESS_FAILURES, 20 here) counts failures only.
+    for (let i = 13; i <= 20; i++) expect((await signIn(shared, account().email)).status).toBe(401);
+    const blocked = await signIn(shared, customer.email, PASSWORD);
+    expect(blocked.status).toBe(429);
+    expect(blocked.body.error).toMatch(/^Too many attempts/);
+    expect((await signIn(client(), customer.email, PASSWORD)).status).toBe(200);
+  });
+
+  it.each([
+    ['sign-ups', '/api/signup', () => account()],
+    ['password-reset requests', '/api/reset-password-request', () => ({ email: account().email })],
+    [
+      'contact messages',
+      '/api/contact',
+      () => ({ email: account().email, subject: 'Hello', message: 'Hello there' }),
+    ],
+  ])(
+    'answers 429 to the 11th of %s from one address, and not to another address',
+    async (_what, path, body) => {
+      const ip = client();
+      for (let i = 1; i <= 10; i++) {
+        const res = await api().post(path).set(xhr).set('X-Forwarded-For', ip).send(body());
+        expect(res.status).toBeLessThan(429);
+      }
+      const blocked = await api().post(path).set(xhr).set('X-Forwarded-For', ip).send(body());
+      expect(blocked.status).toBe(429);
+      expect(blocked.body.error).toMatch(/^Too many attempts/);
+      expect(
+        (await api().post(path).set(xhr).set('X-Forwarded-For', client()).send(body())).status,
+      ).toBeLessThan(429);
+    },
+  );
+
+  it('refuses every spelling of a path that could be read two ways, so none skips the sign-in limit', async () => {
+    const ip = client();
+    const spellings = [
+      '/api/signin\\',
+      '/api\\signin',
+      '/api/signin%2f',
+      '/api%2Fsignin',
+      '/api/signin%5c',
+      '/api/./signin',
+      '/api/x/../signin',
+      '/api/%2e%2e/api/signin',
+      '/api//signin',
+      '//api/signin',
+      '/api/signin%00',
+    ];
+    const wrongPassword = { email: account().email, password: 'wrong-pass' };
+    for (const spelling of spellings) {
+      const res = await raw('POST', spelling, { ...xhr, 'X-Forwarded-For': ip }, wrongPassword);
+      expect({ spelling, ...res }).toEqual({ spelling, status: 400, body: { error: 'Bad request path' } });
+    }
+    // A case change or a longer name is no service's path: 404, never proxied.
+    for (const spelling of ['/API/signin', '/api/SIGNIN', '/api/signin;x', '/api/signinx']) {
+      const res = await raw('POST', spelling, { ...xhr, 'X-Forwarded-For': ip }, wrongPassword);
+      expect({ spelling, status: res.status }).toEqual({ spelling, status: 404 });
+    }
+    // None of them reached auth: the account has all its tries left.
+    for (let i = 1; i <= 10; i++) expect((await signIn(ip, wrongPassword.email)).status).toBe(401);
+  });
+
+  it('refuses an absolute-form request target', async () => {
+    const { port } = gateway.address() as AddressInfo;
+    expect((await raw('GET', `http://127.0.0.1:${port}/api/users/count`)).status).toBe(400);
   });
 
   it('does not count successful sign-ins against the limit', async () => {

@@ -43,6 +43,7 @@ beforeAll(async () => {
   frontendDir = fs.mkdtempSync(path.join(os.tmpdir(), 'raseed-frontend-'));
   fs.writeFileSync(path.join(frontendDir, 'index.html'), '<!doctype html><div id="root"></div>');
   const config = loadGatewayConfig({
+    NODE_ENV: 'test',
     JWT_SECRET,
     QUEUE_PREFIX,
     FRONTEND_DIR: frontendDir,

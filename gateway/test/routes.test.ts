@@ -1,3 +1,4 @@
+import { canonicalPath } from '../src/paths';
 import { routingTable, serviceFor } from '../src/routes';
 
 describe('routing table', () => {
@@ -26,5 +27,37 @@ describe('routing table', () => {
   it('gives every prefix exactly one owner', () => {
     const all = Object.values(routingTable).flat();
     expect(new Set(all).size).toBe(all.length);
+  });
+});
+
+describe('one reading of a request path', () => {
+  it.each([
+    ['/', '/'],
+    ['/api/signin', '/api/signin'],
+    ['/api/orders?page=1&q=a/../b', '/api/orders'],
+    ['/api/catalog/category/Steam%20Cards', '/api/catalog/category/Steam%20Cards'],
+    ['/api/catalog/category/%D8%B3%D8%AA%D9%8A%D9%85', '/api/catalog/category/%D8%B3%D8%AA%D9%8A%D9%85'],
+    ['/my-orders#top', '/my-orders'],
+  ])('reads %s as %s', (target, path) => {
+    expect(canonicalPath(target)).toBe(path);
+  });
+
+  it.each([
+    '/api/signin\\',
+    '/api\\signin',
+    '/api/signin%2F',
+    '/api/signin%5C',
+    '/api/%2e%2e/signin',
+    '/api/./signin',
+    '/api/x/..',
+    '/api//signin',
+    '/api/signin%00',
+    '/api/caf\u00e9',
+    '/api/a b',
+    'http://evil.example/api/signin',
+    '*',
+    '',
+  ])('refuses %j', (target) => {
+    expect(canonicalPath(target)).toBeNull();
   });
 });

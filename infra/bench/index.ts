@@ -100,6 +100,7 @@ async function catalogFigures() {
   const catalog = await startCatalog(config);
   const redis = redisConnection(config.REDIS_URL);
   const gatewayConfig = loadGatewayConfig({
+    NODE_ENV: 'test',
     CATALOG_URL: catalog.url,
     AUTH_URL: 'http://127.0.0.1:9',
     WALLET_URL: 'http://127.0.0.1:9',

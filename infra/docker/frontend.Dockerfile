@@ -28,7 +28,7 @@ RUN npm run build -w frontend
 
 # ---------------------------------------------------------------- runtime
 FROM nginx:1.27-alpine AS runtime
-COPY infra/docker/nginx.conf /etc/nginx/conf.d/default.conf
+COPY infra/docker/nginx.conf /etc/nginx/templates/default.conf.template
 COPY --from=web /app/frontend/dist /usr/share/nginx/html
 EXPOSE 8080
 HEALTHCHECK --interval=10s --timeout=5s --start-period=10s --retries=5 \

@@ -65,7 +65,7 @@ const INFRA = ['mongo', 'kafka', 'redis', 'minio', 'mail'] as const;
 const BACKEND = {
   auth: { port: '4001', uses: ['mongo', 'kafka', 'redis', 'mail'] },
   wallet: { port: '4002', uses: ['mongo', 'kafka', 'redis'] },
-  catalog: { port: '4003', uses: ['mongo', 'kafka', 'redis', 'minio'] },
+  catalog: { port: '4003', uses: ['mongo', 'kafka', 'redis', 'minio', 'cache'] },
   orders: { port: '4004', uses: ['mongo', 'kafka', 'redis'] },
   payments: { port: '4005', uses: ['mongo', 'kafka', 'redis', 'minio'] },
 } as const;
@@ -76,6 +76,8 @@ const APPS = [...NODE_APPS, 'frontend'] as const;
 /** The environment contract every backend service reads (services/kit/src/config.ts). */
 const CONTRACT_VALUES: Record<string, string> = {
   NODE_ENV: 'production',
+  // Inside the compose network; a process outside it listens on loopback unless told.
+  HOST: '0.0.0.0',
   MONGO_URL: 'mongodb://mongo:27017',
   KAFKA_BROKERS: 'kafka:9092',
   REDIS_URL: 'redis://redis:6379',
@@ -211,6 +213,15 @@ describe('docker-compose.yml', () => {
       expect(healthcheckCommand(service('kafka'))).toContain('kafka-broker-api-versions.sh');
     });
 
+    it("keeps the catalog's page cache in a Redis of its own, bounded and evicting the least recently used", () => {
+      const command = service('cache').command ?? [];
+      const args = typeof command === 'string' ? command.split(/\s+/) : command;
+      expect(args[args.indexOf('--maxmemory') + 1]).toBe('64mb');
+      expect(args[args.indexOf('--maxmemory-policy') + 1]).toBe('allkeys-lru');
+      expect(healthcheckCommand(service('cache'))).toContain('ping');
+      expect(environmentOf(service('catalog')).CACHE_REDIS_URL).toBe('redis://cache:6379');
+    });
+
     it('keeps Redis data in an append-only file', () => {
       const command = service('redis').command ?? [];
       const args = typeof command === 'string' ? command.split(/\s+/) : command;
@@ -234,8 +245,16 @@ describe('docker-compose.yml', () => {
         expect(Object.keys(env)).toEqual(expect.arrayContaining(CONTRACT_KEYS));
         expect(env).toMatchObject(CONTRACT_VALUES);
         // Secrets come from the operator: compose refuses to start without one.
-        expect(env.JWT_SECRET).toMatch(/^\$\{JWT_SECRET:\?[^}]+\}$/);
-        expect(env.SERVICE_TOKEN).toMatch(/^\$\{SERVICE_TOKEN:\?[^}]+\}$/);
+        for (const secret of [
+          'JWT_SECRET',
+          'SERVICE_TOKEN',
+          'S3_ACCESS_KEY',
+          'S3_SECRET_KEY',
+          'SUPPLIER_TOKEN',
+        ])
+          expect({ [secret]: env[secret] }).toEqual({
+            [secret]: expect.stringMatching(new RegExp(`^\\$\\{${secret}:\\?[^}]+\\}$`)),
+          });
         expect(env.SUPPLIER_URL).toBe('${SUPPLIER_URL:-http://supplier.invalid}');
         expect(env.PUBLIC_URL).toBe('${PUBLIC_URL:-http://localhost:8080}');
       },
@@ -243,6 +262,37 @@ describe('docker-compose.yml', () => {
 
     it.each(BACKEND_NAMES)('%s listens on its own port', (name) => {
       expect(environmentOf(service(name)).PORT).toBe(BACKEND[name].port);
+    });
+
+    it('publishes one entry point to other machines: the gateway (the nginx frontend only with its profile)', () => {
+      const published = Object.entries(compose.services)
+        // Ports bound to the host's loopback (the mail catcher's web page) are for the operator only.
+        .filter(
+          ([, def]) =>
+            (def.ports ?? []).some((p) => !String(p).startsWith('127.0.0.1:')) &&
+            !(def.profiles ?? []).length,
+        )
+        .map(([name]) => name);
+      expect(published).toEqual(['gateway']);
+    });
+
+    it('ships an .env.example whose secrets are empty, so compose refuses to start on them', () => {
+      const example = Object.fromEntries(
+        readFileSync(path.join(ROOT, '.env.example'), 'utf8')
+          .split('\n')
+          .filter((line) => /^[A-Z0-9_]+=/.test(line))
+          .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
+      );
+      const secrets = [
+        'JWT_SECRET',
+        'SERVICE_TOKEN',
+        'ADMIN_EMAIL',
+        'ADMIN_PASSWORD',
+        'S3_ACCESS_KEY',
+        'S3_SECRET_KEY',
+        'SUPPLIER_TOKEN',
+      ];
+      for (const name of secrets) expect({ [name]: example[name] }).toEqual({ [name]: '' });
     });
 
     it('gives auth the first admin from the operator', () => {

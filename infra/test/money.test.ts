@@ -24,6 +24,7 @@ beforeAll(async () => {
   [auth, money] = await Promise.all([startTestAuth(), startMoneyServices()]);
   redis = redisConnection(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
   const config = loadGatewayConfig({
+    NODE_ENV: 'test',
     AUTH_URL: auth.service.url,
     WALLET_URL: money.wallet.service.url,
     PAYMENTS_URL: money.service.url,

@@ -34,14 +34,22 @@ export interface ProductDraft {
   category?: string;
 }
 
+export interface StoreOptions {
+  /** What the gateway serves as the storefront (the built one unless told; the security suite needs no build). */
+  frontendDir?: string;
+  /** Gateway settings over the store's own (e.g. TRUST_PROXY, the limits). */
+  gateway?: Record<string, string>;
+}
+
 /**
  * The whole store for one test file, in-process against the real infrastructure: auth,
  * wallet, payments, catalog (synced from a supplier simulator), orders, and the gateway
  * serving the built storefront on a loopback port. Every service has its own database and
  * Kafka topics; stop() stops them all and drops the databases.
  */
-export async function startStore() {
-  if (!fs.existsSync(path.join(FRONTEND_DIR, 'index.html'))) {
+export async function startStore(options: StoreOptions = {}) {
+  const frontendDir = options.frontendDir ?? FRONTEND_DIR;
+  if (!fs.existsSync(path.join(frontendDir, 'index.html'))) {
     throw new Error('the storefront is not built: run `npm run build -w frontend` first');
   }
   const running: Stoppable[] = [];
@@ -83,16 +91,18 @@ export async function startStore() {
     const redis = redisConnection(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
     started({ stop: () => redis.quit() });
     const config = loadGatewayConfig({
+      NODE_ENV: 'test',
       AUTH_URL: auth.service.url,
       WALLET_URL: money.wallet.service.url,
       PAYMENTS_URL: money.service.url,
       CATALOG_URL: catalog.service.url,
       ORDERS_URL: orders.url(),
-      FRONTEND_DIR,
+      FRONTEND_DIR: frontendDir,
       // Product pictures come from this store's own supplier simulator.
       IMAGE_ORIGINS: new URL(catalog.sim.url).origin,
       // A walk signs in and up more often than a person would; the limits have tests of their own.
       AUTH_RATE_LIMIT: '10000',
+      ...options.gateway,
     });
     server.on('request', createGateway(config, redis, createLogger('gateway', 'silent')));
 
@@ -146,6 +156,8 @@ export async function startStore() {
       adminPassword: PASSWORD,
       /** The services themselves, for what the helpers below do not cover. */
       services: { auth, money, catalog, orders },
+      /** The gateway's settings, as loaded. */
+      gatewayConfig: config,
       api,
       signIn,
       userIdOf,

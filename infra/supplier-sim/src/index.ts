@@ -13,6 +13,8 @@ export const DEFAULT_SUPPLIER_TOKEN = 'raseed-local-supplier-token';
 export interface SupplierSimOptions {
   /** 0 picks a free port. */
   port?: number;
+  /** The address to listen on (loopback unless told). */
+  host?: string;
   token?: string;
   /** The size of a generated catalogue, instead of the seeded one. */
   products?: number;
@@ -33,7 +35,7 @@ export async function startSupplierSim(options: SupplierSimOptions = {}): Promis
   const server = createServer(simApp(control, options.token ?? DEFAULT_SUPPLIER_TOKEN, logger));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port ?? 0, '127.0.0.1', resolve);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve);
   });
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   logger.info({ url, products: control.products.length }, 'supplier simulator listening');

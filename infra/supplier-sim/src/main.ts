@@ -4,6 +4,7 @@ import { DEFAULT_SUPPLIER_TOKEN, startSupplierSim } from './index';
 const env = z
   .object({
     PORT: z.coerce.number().int().min(0).max(65_535).default(4100),
+    HOST: z.string().min(1).default('127.0.0.1'),
     SUPPLIER_TOKEN: z.string().min(1).default(DEFAULT_SUPPLIER_TOKEN),
     SIM_PRODUCTS: z.coerce.number().int().min(1).max(100_000).optional(),
     LOG_LEVEL: z.string().default('info'),
@@ -12,6 +13,7 @@ const env = z
 
 startSupplierSim({
   port: env.PORT,
+  host: env.HOST,
   token: env.SUPPLIER_TOKEN,
   products: env.SIM_PRODUCTS,
   logLevel: env.LOG_LEVEL,

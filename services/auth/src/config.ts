@@ -1,4 +1,4 @@
-import { loadConfig } from '@raseed/kit';
+import { loadConfig, secretOrDevelopment } from '@raseed/kit';
 import { z } from 'zod';
 
 export function loadAuthConfig(env: NodeJS.ProcessEnv = process.env) {
@@ -13,15 +13,16 @@ export function loadAuthConfig(env: NodeJS.ProcessEnv = process.env) {
       /** bcrypt cost: each step doubles the work of a hash (12 is about 0.4 s here). */
       PASSWORD_HASH_COST: z.coerce.number().int().min(10).max(15).default(12),
       RESET_TOKEN_TTL_MINUTES: z.coerce.number().int().positive().default(60),
+      /** Failed sign-ins one account may take per window, from any number of addresses. */
+      SIGNIN_ACCOUNT_FAILURES: z.coerce.number().int().positive().default(10),
+      /** Password-reset e-mails one address may be sent per window. */
+      RESET_EMAIL_LIMIT: z.coerce.number().int().positive().default(5),
     },
     env,
   );
-  if (!config.ADMIN_PASSWORD && config.NODE_ENV === 'production') {
-    throw new Error('invalid configuration:\n  ADMIN_PASSWORD: required');
-  }
   return {
     ...config,
-    ADMIN_PASSWORD: config.ADMIN_PASSWORD ?? 'raseed-admin-password',
+    ADMIN_PASSWORD: secretOrDevelopment('ADMIN_PASSWORD', config.ADMIN_PASSWORD, config.NODE_ENV),
     // Secure cookies need https; default to whatever the public address uses.
     COOKIE_SECURE: config.COOKIE_SECURE
       ? config.COOKIE_SECURE === 'true'

@@ -1,4 +1,4 @@
-import type { Logger } from '@raseed/kit';
+import type { Limit, Logger, Outbox, SessionEnds } from '@raseed/kit';
 import type { Queue } from 'bullmq';
 import type { AuthConfig } from './config';
 import type { FiguresStore } from './data/figures';
@@ -18,4 +18,13 @@ export interface AuthDeps {
   logger: Logger;
   /** Tells the outbox relay that an event is waiting. */
   published: () => void;
+  outbox: Outbox;
+  /** Where ended sessions are recorded for every service (see domain/sessions.ts). */
+  sessions: SessionEnds;
+  limits: {
+    /** Failed sign-ins per account (its e-mail), whatever the address they come from. */
+    signInFailures: Limit;
+    /** Password-reset requests per e-mail. */
+    resetRequests: Limit;
+  };
 }

@@ -1,4 +1,4 @@
-import { ApiRoutes, startService, type RunningService } from '@raseed/kit';
+import { ApiRoutes, Limit, startService, type RunningService } from '@raseed/kit';
 import type { AuthConfig } from './config';
 import { FiguresStore } from './data/figures';
 import { ResetStore } from './data/resets';
@@ -26,7 +26,12 @@ export function startAuth(config: AuthConfig): Promise<RunningService> {
     ctx.onStop(
       startEmailWorker(
         ctx.redis,
-        { smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, prefix: config.QUEUE_PREFIX },
+        {
+          smtpUrl: config.SMTP_URL,
+          from: config.MAIL_FROM,
+          prefix: config.QUEUE_PREFIX,
+          secretKey: config.JWT_SECRET,
+        },
         ctx.logger,
       ),
     );
@@ -54,6 +59,22 @@ export function startAuth(config: AuthConfig): Promise<RunningService> {
       emails,
       logger: ctx.logger,
       published: ctx.eventsRecorded,
+      outbox: ctx.outbox,
+      sessions: ctx.sessions,
+      limits: {
+        signInFailures: new Limit(
+          ctx.redis,
+          'signin-account',
+          config.SIGNIN_ACCOUNT_FAILURES,
+          config.AUTH_RATE_WINDOW_SECONDS,
+        ),
+        resetRequests: new Limit(
+          ctx.redis,
+          'reset-email',
+          config.RESET_EMAIL_LIMIT,
+          config.AUTH_RATE_WINDOW_SECONDS,
+        ),
+      },
     };
     const api = new ApiRoutes(config.SERVICE_TOKEN);
     sessionRoutes(api, deps);

@@ -10,6 +10,11 @@ export function loadCatalogConfig(env: NodeJS.ProcessEnv = process.env) {
       SUPPLIER_SYNC_MINUTES: z.coerce.number().positive().default(10),
       /** How long a public catalogue read stays cached (every change invalidates at once). */
       CATALOG_CACHE_SECONDS: z.coerce.number().int().positive().default(300),
+      /**
+       * Where the page cache lives: a Redis database of its own, so cached pages can never evict
+       * queues, limits or session ends (compose gives it a Redis of its own, bounded, LRU).
+       */
+      CACHE_REDIS_URL: z.string().url().default('redis://127.0.0.1:6379/1'),
     },
     env,
   );

@@ -1,4 +1,11 @@
-import { ApiRoutes, ObjectStore, startService, SupplierClient, type RunningService } from '@raseed/kit';
+import {
+  ApiRoutes,
+  ObjectStore,
+  redisConnection,
+  startService,
+  SupplierClient,
+  type RunningService,
+} from '@raseed/kit';
 import type { CatalogConfig } from './config';
 import { ReadCache } from './data/cache';
 import { CatalogReads } from './data/catalog';
@@ -15,7 +22,13 @@ export function startCatalog(config: CatalogConfig): Promise<RunningService> {
     await Promise.all(Object.values(models).map((m) => m.init()));
     const images = new ObjectStore(config, config.S3_BUCKET);
     await images.ensureBucket();
-    const cache = new ReadCache(ctx.redis, `raseed:catalog:${config.MONGO_DB}`, config.CATALOG_CACHE_SECONDS);
+    const cacheRedis = redisConnection(config.CACHE_REDIS_URL);
+    ctx.onStop(() => cacheRedis.quit());
+    const cache = new ReadCache(
+      cacheRedis,
+      `raseed:catalog:${config.MONGO_DB}`,
+      config.CATALOG_CACHE_SECONDS,
+    );
     const supplier = new SupplierClient({
       url: config.SUPPLIER_URL,
       token: config.SUPPLIER_TOKEN,

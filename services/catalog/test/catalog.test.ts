@@ -1,4 +1,4 @@
-import { displayPrice, unitPrice } from '@raseed/kit';
+import { displayPrice, redisConnection, unitPrice } from '@raseed/kit';
 import { readFileSync } from 'node:fs';
 import { publishEvents } from '@raseed/kit/testing';
 import { IMAGE, startTestCatalog, type TestCatalog } from './support';
@@ -115,6 +115,71 @@ describe('the storefront reads', () => {
 });
 
 describe('an admin shapes the catalogue', () => {
+  it('lists and sells nothing of a category an admin switched off, until it is on again', async () => {
+    const name = `Closed ${Date.now()}`;
+    const category = await catalog
+      .http()
+      .post('/api/create/category')
+      .set('Authorization', admin)
+      .field('categoryName', name)
+      .field('section', 'Cards section')
+      .attach('image', IMAGE)
+      .expect(201);
+    const product = await catalog
+      .http()
+      .post('/api/create/product')
+      .set('Authorization', admin)
+      .field('productName', 'Closed Box')
+      .field('price', '4')
+      .field('params', 'Account username')
+      .field('category_name', name)
+      .attach('image', IMAGE)
+      .expect(201);
+    const id = product.body.product.id as string;
+    const orderable = async () =>
+      (
+        await catalog
+          .http()
+          .get(`/internal/products/${id}`)
+          .set('x-service-token', catalog.config.SERVICE_TOKEN)
+          .expect(200)
+      ).body.available as boolean;
+    const toggle = (available: boolean) =>
+      catalog
+        .http()
+        .put(`/api/categories/${category.body.category.id as string}/availability`)
+        .set('Authorization', admin)
+        .send({ available })
+        .expect(200);
+    expect((await page(name)).products.map((p) => p.id)).toEqual([id]);
+    expect(await orderable()).toBe(true);
+
+    await toggle(false);
+    expect((await page(name)).products).toEqual([]);
+    expect(await orderable()).toBe(false);
+    await toggle(true);
+    expect((await page(name)).products.map((p) => p.id)).toEqual([id]);
+    expect(await orderable()).toBe(true);
+  });
+
+  it('caches the pages of names that exist only, so made-up names cannot fill the cache', async () => {
+    const redis = redisConnection(catalog.config.CACHE_REDIS_URL);
+    try {
+      const made = `nothing-here-${Date.now()}`;
+      for (let i = 0; i < 3; i++) await page(`${made}-${i}`);
+      expect(await redis.keys(`*${made}*`)).toEqual([]);
+      await page('Cards section');
+      expect(
+        (await redis.keys(`raseed:catalog:${catalog.config.MONGO_DB}:*cards section*`)).length,
+      ).toBeGreaterThan(0);
+      // The cache keeps to a database of its own: none of its pages sit among the queues and limits.
+      const shared = catalog.service.context.redis;
+      expect(await shared.keys(`raseed:catalog:${catalog.config.MONGO_DB}:*`)).toEqual([]);
+    } finally {
+      redis.disconnect();
+    }
+  });
+
   it('takes a product with as many extra fields as the form allows (20), and refuses more', async () => {
     const withFields = (count: number) => {
       let req = catalog

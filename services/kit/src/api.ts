@@ -33,6 +33,8 @@ const errorAnswer = z.object({ error: z.string() });
 export class ApiRoutes {
   readonly router = Router();
   readonly registry = new OpenAPIRegistry();
+  /** Every route mounted, internal ones included (the security suite walks them all). */
+  readonly specs: RouteSpec[] = [];
   private readonly guards: Record<Access, RequestHandler[]>;
 
   constructor(serviceToken: string) {
@@ -52,6 +54,7 @@ export class ApiRoutes {
   route(spec: RouteSpec, ...handlers: RequestHandler[]): this {
     const expressPath = spec.path.replace(/\{(\w+)\}/g, ':$1');
     this.router[spec.method](expressPath, ...this.guards[spec.access], ...handlers);
+    this.specs.push(spec);
     if (spec.access !== 'internal') this.describe(spec);
     return this;
   }

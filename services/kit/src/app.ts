@@ -5,6 +5,7 @@ import mongoose from 'mongoose';
 import { authenticate } from './auth';
 import { HttpError } from './errors';
 import { requestLogging } from './http-log';
+import type { SessionEnds } from './sessions';
 import type { Logger } from './logger';
 
 export type ReadinessCheck = () => Promise<boolean>;
@@ -16,6 +17,8 @@ export interface AppOptions {
   readiness: Record<string, ReadinessCheck>;
   /** The service's OpenAPI document, for the gateway's /api/docs. */
   openapi?: object;
+  /** Sessions ended by logout, a password reset or a deletion (see SessionEnds). */
+  sessions?: SessionEnds;
   bodyLimit?: string;
 }
 
@@ -26,6 +29,7 @@ export function createApp({
   routes,
   readiness,
   openapi,
+  sessions,
   bodyLimit = '100kb',
 }: AppOptions): Express {
   const app = express();
@@ -58,7 +62,7 @@ export function createApp({
 
   app.use(express.json({ limit: bodyLimit }));
   app.use(cookieParser());
-  app.use(authenticate(jwtSecret));
+  app.use(authenticate(jwtSecret, sessions));
   app.use(routes);
   app.use((_req, res) => {
     res.status(404).json({ error: 'Not found' });

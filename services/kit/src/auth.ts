@@ -1,6 +1,7 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import jwt from 'jsonwebtoken';
 import { forbidden, unauthorized } from './errors';
+import type { SessionEnds } from './sessions';
 
 export type Role = 'admin' | 'user';
 
@@ -13,6 +14,8 @@ export interface SessionUser {
   phone: string;
   percentage: number | null;
   authorized: true;
+  /** When the session was signed (ms since the epoch; 0 on tokens older than the claim): see SessionEnds. */
+  signedAt: number;
 }
 
 declare module 'express-serve-static-core' {
@@ -24,11 +27,11 @@ declare module 'express-serve-static-core' {
 export const SESSION_COOKIE = 'token';
 
 export function signSession(
-  user: Omit<SessionUser, 'authorized'>,
+  user: Omit<SessionUser, 'authorized' | 'signedAt'>,
   secret: string,
   ttlSeconds: number,
 ): string {
-  const claims: SessionUser = { ...user, authorized: true };
+  const claims: SessionUser = { ...user, authorized: true, signedAt: Date.now() };
   return jwt.sign(claims, secret, { algorithm: 'HS256', expiresIn: ttlSeconds });
 }
 
@@ -36,7 +39,10 @@ export function verifySession(token: string, secret: string): SessionUser | null
   try {
     const claims = jwt.verify(token, secret, { algorithms: ['HS256'] });
     if (typeof claims !== 'object' || claims === null) return null;
-    const { id, username, email, role, phone, percentage, authorized } = claims as Record<string, unknown>;
+    const { id, username, email, role, phone, percentage, authorized, signedAt } = claims as Record<
+      string,
+      unknown
+    >;
     if (typeof id !== 'string' || authorized !== true || (role !== 'admin' && role !== 'user')) return null;
     return {
       id,
@@ -46,6 +52,7 @@ export function verifySession(token: string, secret: string): SessionUser | null
       phone: String(phone ?? ''),
       percentage: typeof percentage === 'number' ? percentage : null,
       authorized: true,
+      signedAt: typeof signedAt === 'number' && Number.isSafeInteger(signedAt) ? signedAt : 0,
     };
   } catch {
     return null;
@@ -66,10 +73,11 @@ export function sessionFrom(req: Request, secret: string): SessionUser | null {
   return token ? verifySession(token, secret) : null;
 }
 
-/** Sets `req.user` when the request carries a valid session; never rejects by itself. */
-export function authenticate(secret: string): RequestHandler {
-  return (req, _res, next) => {
-    req.user = sessionFrom(req, secret) ?? undefined;
+/** Sets `req.user` when the request carries a valid session that has not been ended; never rejects by itself. */
+export function authenticate(secret: string, ends?: SessionEnds): RequestHandler {
+  return async (req, _res, next) => {
+    const user = sessionFrom(req, secret);
+    req.user = user && (!ends || (await ends.valid(user))) ? user : undefined;
     next();
   };
 }

@@ -2,7 +2,13 @@ import { z } from 'zod';
 
 /** The environment contract shared by every service; defaults match the local infrastructure (infra/). */
 export const baseEnv = z.object({
-  NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+  /**
+   * Unset counts as production: the development secrets below apply only when NODE_ENV says
+   * development or test (npm start and the tests say so), never by accident on a server.
+   */
+  NODE_ENV: z.enum(['development', 'test', 'production']).default('production'),
+  /** The address to listen on: loopback unless told (compose sets 0.0.0.0 inside its network). */
+  HOST: z.string().min(1).default('127.0.0.1'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   MONGO_URL: z.string().url().default('mongodb://127.0.0.1:27017'),
   KAFKA_BROKERS: z
@@ -30,13 +36,13 @@ export const baseEnv = z.object({
   KAFKA_GROUP: z.string().min(1).optional(),
   REDIS_URL: z.string().url().default('redis://127.0.0.1:6379'),
   S3_ENDPOINT: z.string().url().default('http://127.0.0.1:9000'),
-  S3_ACCESS_KEY: z.string().default('raseed'),
-  S3_SECRET_KEY: z.string().default('raseed-secret'),
+  S3_ACCESS_KEY: z.string().min(1).optional(),
+  S3_SECRET_KEY: z.string().min(1).optional(),
   S3_BUCKET: z.string().default('raseed'),
   SMTP_URL: z.string().url().default('smtp://127.0.0.1:1025'),
   MAIL_FROM: z.string().default('Raseed <no-reply@raseed.app>'),
   SUPPLIER_URL: z.string().url().default('http://127.0.0.1:4100'),
-  SUPPLIER_TOKEN: z.string().min(1).default('raseed-local-supplier-token'),
+  SUPPLIER_TOKEN: z.string().min(1).optional(),
   /** How long one call to the supplier may take before it counts as timed out. */
   SUPPLIER_TIMEOUT_MS: z.coerce.number().int().positive().default(15_000),
   /** BullMQ keys start with this: environments that share a Redis keep their queues apart. */
@@ -54,15 +60,27 @@ export const baseEnv = z.object({
     .positive()
     .default(7 * 24 * 3600),
   OUTBOX_POLL_MS: z.coerce.number().int().positive().default(200),
+  /** The window of the sign-in, sign-up, reset and contact limits (gateway and auth). */
+  AUTH_RATE_WINDOW_SECONDS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(15 * 60),
 });
 
-const DEV_SECRETS = {
+/** What the local infrastructure (infra/) and the supplier simulator use; published, so never used in production. */
+export const DEV_SECRETS = {
   JWT_SECRET: 'raseed-local-development-secret-not-for-production',
   SERVICE_TOKEN: 'raseed-local-development-service-token-not-for-production',
+  SUPPLIER_TOKEN: 'raseed-local-supplier-token',
+  S3_ACCESS_KEY: 'raseed',
+  S3_SECRET_KEY: 'raseed-secret',
+  ADMIN_PASSWORD: 'raseed-admin-password',
 } as const;
+type Secret = Exclude<keyof typeof DEV_SECRETS, 'ADMIN_PASSWORD'>;
+const SECRETS = Object.keys(DEV_SECRETS).filter((name) => name !== 'ADMIN_PASSWORD') as Secret[];
 
-export type BaseConfig = Omit<z.infer<typeof baseEnv>, keyof typeof DEV_SECRETS> &
-  Record<keyof typeof DEV_SECRETS, string>;
+export type BaseConfig = Omit<z.infer<typeof baseEnv>, Secret> & Record<Secret, string>;
 
 /**
  * Reads and validates an environment once at start. A bad value stops the process
@@ -81,19 +99,22 @@ export function loadConfig<T extends z.ZodRawShape>(
   env: NodeJS.ProcessEnv = process.env,
 ): BaseConfig & z.infer<z.ZodObject<T>> {
   const config = parseEnv(baseEnv.extend(extra), env) as z.infer<typeof baseEnv> & z.infer<z.ZodObject<T>>;
-  for (const name of Object.keys(DEV_SECRETS) as (keyof typeof DEV_SECRETS)[]) {
-    config[name] = secretOrDevelopment(name, config[name], config.NODE_ENV);
-  }
+  const missing = SECRETS.filter((name) => !config[name] && !isDevelopment(config.NODE_ENV));
+  if (missing.length)
+    throw new Error(`invalid configuration:\n${missing.map((n) => `  ${n}: required`).join('\n')}`);
+  for (const name of SECRETS) config[name] = secretOrDevelopment(name, config[name], config.NODE_ENV);
   return config as BaseConfig & z.infer<z.ZodObject<T>>;
 }
 
-/** A secret as configured; unset, the development one, except in production, where it is required. */
+export const isDevelopment = (nodeEnv: string) => nodeEnv === 'development' || nodeEnv === 'test';
+
+/** A secret as configured; unset, the development one when NODE_ENV says development or test, else required. */
 export function secretOrDevelopment(
   name: keyof typeof DEV_SECRETS,
   value: string | undefined,
   nodeEnv: string,
 ): string {
   if (value) return value;
-  if (nodeEnv === 'production') throw new Error(`invalid configuration:\n  ${name}: required`);
+  if (!isDevelopment(nodeEnv)) throw new Error(`invalid configuration:\n  ${name}: required`);
   return DEV_SECRETS[name];
 }

@@ -32,6 +32,8 @@ export const eventSchemas = {
     createdAt: z.string(),
   }),
   'user.deleted': z.object({ userId }),
+  /** Every session of the user signed before `at` (ms since the epoch) is over: see SessionEnds. */
+  'user.sessions-ended': z.object({ userId, at: z.number().int().nonnegative() }),
   'user.discount-changed': z.object({
     userId,
     percentage: z.number().positive().max(100).nullable(),

@@ -4,6 +4,11 @@ import { pinoHttp } from 'pino-http';
 import type { Logger } from './logger';
 
 const REQUEST_ID = /^[\w-]{8,128}$/;
+// A password-reset link's token is a credential: it never reaches a log line.
+const SECRET_IN_PATH = /(\/reset-password\/)[^/?#]+/;
+
+/** The request's URL as logged: a reset token in the path is masked. */
+export const loggedUrl = (url: string) => url.replace(SECRET_IN_PATH, '$1[token]');
 
 /**
  * Gives every request an id (the caller's, when well-formed, else a new one), kept in the
@@ -26,7 +31,7 @@ export function requestLogging(logger: Logger): RequestHandler[] {
       req: (req: { id: unknown; method: string; url: string }) => ({
         id: req.id,
         method: req.method,
-        url: req.url,
+        url: loggedUrl(req.url),
       }),
       res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
     },

@@ -15,6 +15,7 @@ import { createLogger, type Logger } from './logger';
 import { connectMongo } from './mongo';
 import { Outbox, OutboxRelay } from './outbox';
 import { redisConnection } from './queue';
+import { SessionEnds } from './sessions';
 
 export interface ServiceConfig extends BaseConfig {
   PORT: number;
@@ -33,6 +34,8 @@ export interface ServiceContext<C extends ServiceConfig = ServiceConfig> {
   locks: DocumentLocks;
   /** Where events are recorded for the relay (see carriesEvents). */
   outbox: Outbox;
+  /** Sessions ended by logout, a password reset or a deletion; every service learns them from auth's events. */
+  sessions: SessionEnds;
   /** Tells the outbox relay that a write just recorded events, so it publishes them now. */
   eventsRecorded(): void;
   /** Registers work to close on stop; closed in reverse order after HTTP has drained. */
@@ -76,6 +79,7 @@ export async function startService<C extends ServiceConfig>(
   const kafka = createKafka(name, config.KAFKA_BROKERS, logger);
   const locks = new DocumentLocks(redis);
   const outbox = new Outbox(mongo);
+  const sessions = new SessionEnds(redis, config.JWT_TTL_SECONDS, logger.child({ component: 'sessions' }));
   const relay = new OutboxRelay(
     kafka,
     outbox,
@@ -96,6 +100,7 @@ export async function startService<C extends ServiceConfig>(
     kafka,
     locks,
     outbox,
+    sessions,
     eventsRecorded: () => relay.nudge(),
     onStop: (c) => closers.push(c),
     consume: async (handlers) => {
@@ -104,7 +109,8 @@ export async function startService<C extends ServiceConfig>(
         groupId: config.KAFKA_GROUP ?? name,
         mongo,
         logger: logger.child({ component: 'consumer' }),
-        handlers,
+        // Every service applies the session ends auth announces (see SessionEnds).
+        handlers: { 'user.sessions-ended': (event) => sessions.learn(event), ...handlers },
         fromBeginning: config.KAFKA_FROM_BEGINNING,
         topicPrefix: config.KAFKA_TOPIC_PREFIX,
         partitions: config.KAFKA_PARTITIONS,
@@ -122,13 +128,14 @@ export async function startService<C extends ServiceConfig>(
     jwtSecret: config.JWT_SECRET,
     routes: parts.routes,
     openapi: parts.docs && openApiDocument(name, parts.docs),
+    sessions,
     readiness: {
       mongo: async () => mongo.readyState === 1,
       redis: async () => (await redis.ping()) === 'PONG',
       ...parts.readiness,
     },
   });
-  const server = app.listen(config.PORT, '0.0.0.0');
+  const server = app.listen(config.PORT, config.HOST);
   // The gateway reuses idle connections for up to IDLE_CONNECTION_MS; the service keeps them
   // open longer, so it never closes one just as the gateway sends a request on it (a 502).
   server.keepAliveTimeout = IDLE_CONNECTION_MS + 5_000;

@@ -284,6 +284,39 @@ describe('a top-up sent twice', () => {
   });
 });
 
+describe('top-ups waiting for review', () => {
+  it('lets a customer have at most 5 waiting when 20 are sent at once, stores nothing for the rest, and frees one on a decision', async () => {
+    const user = await customer();
+    const sent = await Promise.all(
+      Array.from({ length: 20 }, () => money.topUp(user, { amount: '10' }, freshReceipt(), newKey())),
+    );
+    expect(sent.map((r) => r.status).sort()).toEqual([
+      ...Array.from({ length: 5 }, () => 201),
+      ...Array.from({ length: 15 }, () => 429),
+    ]);
+    for (const refused of sent.filter((r) => r.status === 429)) {
+      expect(refused.body).toEqual({
+        paymentStatus: false,
+        error: 'You have too many top-ups waiting for review.',
+      });
+    }
+    expect(await paymentsOf(user)).toBe(5);
+    expect(await receiptsOf(user)).toHaveLength(5);
+
+    const first = sent.find((r) => r.status === 201)!.body.payment.id as string;
+    await money.decide(admin, first, 'rejected').expect(200);
+    await money.topUp(user, { amount: '10' }, freshReceipt(), newKey()).expect(201);
+    await money.topUp(user, { amount: '10' }, freshReceipt(), newKey()).expect(429);
+    // A retry of a key whose top-up waits is answered with it, not refused.
+    const key = newKey();
+    const last = sent.find((r) => r.status === 201 && r.body.payment.id !== first)!.body.payment.id as string;
+    await money.decide(admin, last, 'confirmed').expect(200);
+    const made = await money.topUp(user, { amount: '10' }, freshReceipt(), key).expect(201);
+    const again = await money.topUp(user, { amount: '10' }, freshReceipt(), key).expect(201);
+    expect(again.body.payment.id).toBe(made.body.payment.id);
+  });
+});
+
 describe('deciding a payment', () => {
   it('credits once when 20 admins confirm one payment at the same moment', async () => {
     const user = await customer();

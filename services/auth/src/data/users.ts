@@ -1,5 +1,7 @@
 import {
   carriesEvents,
+  insertOnce,
+  modelOf,
   toDollars,
   type DocumentLocks,
   type EventEnvelope,
@@ -15,6 +17,7 @@ import {
   type Model,
   type UpdateQuery,
 } from 'mongoose';
+import { createHash } from 'node:crypto';
 import type { UserFigures } from './figures';
 import { userDeleted, userDiscountChanged, userRegistered } from '../events/published';
 
@@ -51,6 +54,25 @@ export function userModel(conn: Connection): UserModel {
 }
 
 const active = { deletedAt: null };
+
+/**
+ * An admin's deletion, decided once against the admins there were (rule 9): keyed by the
+ * SHA-256 of their sorted ids, naming the one to delete. Two admins deleting each other read
+ * the same admins, so one insert wins, and the last admin is never deleted.
+ */
+const adminRemovalSchema = new Schema(
+  {
+    _id: { type: String },
+    userId: { type: String, required: true },
+    at: { type: Date, required: true },
+  },
+  { versionKey: false },
+);
+interface AdminRemoval {
+  _id: string;
+  userId: string;
+  at: Date;
+}
 
 /** The user as the admin screens read it (spec §3, admin view), with the Users List figures. */
 export function toAdminView(user: User, figures: UserFigures = { sales: 0, salesSinceDiscount: 0 }) {
@@ -186,6 +208,27 @@ export class UserStore {
     return this.announced(userDiscountChanged(id, percentage, setAt), id, {
       $set: { percentage, percentageSetAt: percentage === null ? null : setAt, salesSince: setAt },
     });
+  }
+
+  /** The ids of the active admins, sorted. */
+  async adminIds(): Promise<string[]> {
+    const admins = await this.users
+      .find({ role: 'admin', ...active })
+      .select({ _id: 1 })
+      .lean<{ _id: Types.ObjectId }[]>();
+    return admins.map((a) => a._id.toString()).sort();
+  }
+
+  /** Decides which admin of `admins` is deleted (see adminRemovalSchema): `id`, or the one someone decided first. */
+  async decideAdminRemoval(admins: string[], id: string): Promise<string> {
+    const removals = modelOf<AdminRemoval>(
+      this.users.db,
+      'AdminRemoval',
+      adminRemovalSchema,
+      'admin_removals',
+    );
+    const key = createHash('sha256').update(admins.join(',')).digest('hex');
+    return (await insertOnce(removals, { _id: key, userId: id, at: new Date() })).record.userId;
   }
 
   /**

@@ -1,5 +1,7 @@
-import { conflict, isDuplicateKey, type Role } from '@raseed/kit';
+import { conflict, HttpError, isDuplicateKey, type Role } from '@raseed/kit';
 import type { UserStore } from '../data/users';
+import type { AuthDeps } from '../deps';
+import { endSessions } from './sessions';
 import type { PasswordHasher } from './passwords';
 import type { AccountInput } from './rules';
 
@@ -52,4 +54,29 @@ export async function ensureFirstAdmin(
     if (isDuplicateKey(err)) return false;
     throw err;
   }
+}
+
+/**
+ * Deletes an account and ends its sessions first. An admin's deletion is decided against the
+ * admins there are (UserStore.decideAdminRemoval): when two admins delete each other at once,
+ * the one decided first is deleted (finished here if its request was cut off), and the other
+ * request decides again among the admins left, where the last one stays. Answers whether `id`
+ * was deleted; throws 409 for the last admin.
+ */
+export async function deleteAccount(deps: AuthDeps, id: string, role: Role): Promise<boolean> {
+  const { users } = deps;
+  if (role !== 'admin') {
+    await endSessions(deps, id);
+    return users.delete(id);
+  }
+  for (let round = 0; round < 5; round++) {
+    const admins = await users.adminIds();
+    if (!admins.includes(id)) return false;
+    if (admins.length <= 1) throw conflict('The last admin account cannot be deleted');
+    const decided = await users.decideAdminRemoval(admins, id);
+    await endSessions(deps, decided);
+    await users.delete(decided);
+    if (decided === id) return true;
+  }
+  throw new HttpError(503, 'The service is busy. Please try again.');
 }

@@ -24,3 +24,6 @@ export const userDeleted = (userId: string) => createEvent(SOURCE, 'user.deleted
 
 export const userDiscountChanged = (userId: string, percentage: number | null, setAt: Date) =>
   createEvent(SOURCE, 'user.discount-changed', userId, { userId, percentage, setAt: setAt.toISOString() });
+
+export const userSessionsEnded = (userId: string, at: number) =>
+  createEvent(SOURCE, 'user.sessions-ended', userId, { userId, at });

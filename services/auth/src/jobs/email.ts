@@ -1,5 +1,6 @@
 import { createQueue, createWorker, QUEUE_NAMES, type Logger } from '@raseed/kit';
 import type IORedis from 'ioredis';
+import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import nodemailer from 'nodemailer';
 
 export interface Email {
@@ -8,6 +9,41 @@ export interface Email {
   text: string;
   html: string;
   replyTo?: string;
+  /**
+   * A secret the text and html name as {{secret}} (a password-reset link), sealed with
+   * AES-256-GCM: the job's data in Redis and on the queue board never shows it; the worker
+   * opens it just before sending.
+   */
+  sealed?: string;
+}
+
+const PLACEHOLDER = '{{secret}}';
+const keyOf = (secret: string) => createHash('sha256').update(`raseed e-mail secrets\0${secret}`).digest();
+
+export function sealSecret(key: string, plain: string): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', keyOf(key), iv);
+  const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
+  return [iv, cipher.getAuthTag(), body].map((b) => b.toString('base64url')).join('.');
+}
+
+export function openSecret(key: string, sealed: string): string {
+  const [iv, tag, body] = sealed.split('.').map((p) => Buffer.from(p, 'base64url'));
+  const decipher = createDecipheriv('aes-256-gcm', keyOf(key), iv!);
+  decipher.setAuthTag(tag!);
+  return Buffer.concat([decipher.update(body!), decipher.final()]).toString('utf8');
+}
+
+/** The e-mail as sent: its sealed secret, if any, put back in its text and html. */
+export function unsealed(email: Email, key: string): Omit<Email, 'sealed'> {
+  const { sealed, ...rest } = email;
+  if (!sealed) return rest;
+  const secret = openSecret(key, sealed);
+  return {
+    ...rest,
+    text: rest.text.replaceAll(PLACEHOLDER, secret),
+    html: rest.html.replaceAll(PLACEHOLDER, escapeHtml(secret)),
+  };
 }
 
 export const EMAIL_QUEUE = QUEUE_NAMES.email;
@@ -19,7 +55,7 @@ export function emailQueue(redis: IORedis, prefix: string) {
 /** Delivers queued e-mails over SMTP; a failed delivery is retried with backoff by BullMQ. */
 export function startEmailWorker(
   redis: IORedis,
-  options: { smtpUrl: string; from: string; prefix: string },
+  options: { smtpUrl: string; from: string; prefix: string; secretKey: string },
   logger: Logger,
 ) {
   const { smtpUrl, from } = options;
@@ -27,7 +63,7 @@ export function startEmailWorker(
   const worker = createWorker<Email>(
     EMAIL_QUEUE,
     async (job) => {
-      await transport.sendMail({ from, ...job.data });
+      await transport.sendMail({ from, ...unsealed(job.data, options.secretKey) });
     },
     redis,
     logger,
@@ -39,12 +75,15 @@ export function startEmailWorker(
   };
 }
 
-export function resetPasswordEmail(to: string, username: string, link: string): Email {
+/** The reset e-mail, its link sealed with `secretKey` (see Email.sealed). */
+export function resetPasswordEmail(to: string, username: string, link: string, secretKey: string): Email {
+  const at = PLACEHOLDER;
   return {
     to,
     subject: 'Reset your Raseed password',
-    text: `Hello ${username},\n\nUse this link within one hour to choose a new password:\n${link}\n\nIf you did not ask for this, ignore this e-mail.`,
-    html: `<p>Hello ${escapeHtml(username)},</p><p>Use this link within one hour to choose a new password:</p><p><a href="${escapeHtml(link)}">${escapeHtml(link)}</a></p><p>If you did not ask for this, ignore this e-mail.</p>`,
+    text: `Hello ${username},\n\nUse this link within one hour to choose a new password:\n${at}\n\nIf you did not ask for this, ignore this e-mail.`,
+    html: `<p>Hello ${escapeHtml(username)},</p><p>Use this link within one hour to choose a new password:</p><p><a href="${at}">${at}</a></p><p>If you did not ask for this, ignore this e-mail.</p>`,
+    sealed: sealSecret(secretKey, link),
   };
 }
 

@@ -11,12 +11,13 @@ import type { CookieOptions } from 'express';
 import type { AuthDeps } from '../deps';
 import { registerAccount } from '../domain/accounts';
 import { hashResetToken, newResetToken } from '../domain/passwords';
+import { endSessions } from '../domain/sessions';
 import { accountSchema, resetRequestSchema, resetSchema, signInSchema, texts } from '../domain/rules';
 import { resetPasswordEmail } from '../jobs/email';
 
 /** Sign-up, sign-in, logout and password reset (spec §2 sign-in screens, §7). */
 export function sessionRoutes(api: ApiRoutes, deps: AuthDeps): void {
-  const { config, users, resets, passwords } = deps;
+  const { config, users, resets, passwords, limits } = deps;
   const cookie: CookieOptions = {
     httpOnly: true,
     sameSite: 'lax',
@@ -55,10 +56,16 @@ export function sessionRoutes(api: ApiRoutes, deps: AuthDeps): void {
     async (req, res) => {
       const failed = { signInStatus: false };
       const { email, password } = parseInput(signInSchema, req.body, failed);
+      // Counted per account across addresses: guessing one account's password from many
+      // addresses is held up; other people's failures on a shared address are not counted here.
+      const account = email.toLowerCase();
+      if (await limits.signInFailures.spent(account)) throw limits.signInFailures.refusal(failed);
       const user = await users.findByEmailWithPassword(email);
       if (!(await passwords.verify(user?.passwordHash ?? undefined, password)) || !user) {
+        await limits.signInFailures.count(account);
         throw unauthorized('Invalid email or password', failed);
       }
+      await limits.signInFailures.clear(account);
       const token = signSession(
         {
           id: user._id.toString(),
@@ -80,11 +87,12 @@ export function sessionRoutes(api: ApiRoutes, deps: AuthDeps): void {
     {
       method: 'post',
       path: '/api/logout',
-      summary: 'Signs out: clears the session cookie',
+      summary: "Signs out: ends every session of the caller's account and clears the session cookie",
       access: 'public',
       answer: z.object({ message: z.string() }),
     },
-    (_req, res) => {
+    async (req, res) => {
+      if (req.user) await endSessions(deps, req.user.id);
       res.clearCookie(SESSION_COOKIE, cookie);
       res.json({ message: 'Logged out successfully' });
     },
@@ -102,16 +110,23 @@ export function sessionRoutes(api: ApiRoutes, deps: AuthDeps): void {
     },
     async (req, res) => {
       const { email } = parseInput(resetRequestSchema, req.body, { status: false });
+      // Counted for every address asked about, so the answer tells nothing of who has an account.
+      if (await limits.resetRequests.count(email.toLowerCase()))
+        throw limits.resetRequests.refusal({ status: false });
       const user = await users.findByEmail(email);
       if (user) {
         const { token, hash } = newResetToken();
         const resetId = await resets.create(user._id.toString(), hash, config.RESET_TOKEN_TTL_MINUTES);
         const link = `${config.PUBLIC_URL}/reset-password/${token}`;
-        await deps.emails.add('reset-password', resetPasswordEmail(user.email, user.username, link), {
-          jobId: `reset-${resetId}`,
-          // The job holds a live link; keep it out of Redis once delivered.
-          removeOnComplete: true,
-        });
+        await deps.emails.add(
+          'reset-password',
+          resetPasswordEmail(user.email, user.username, link, config.JWT_SECRET),
+          {
+            jobId: `reset-${resetId}`,
+            // The job holds a live link; keep it out of Redis once delivered.
+            removeOnComplete: true,
+          },
+        );
       }
       await resets.purgeExpired();
       res.json({ status: true, message: texts.resetSent });
@@ -133,6 +148,8 @@ export function sessionRoutes(api: ApiRoutes, deps: AuthDeps): void {
       const token = String(req.params.token);
       if (!/^[\w-]{20,100}$/.test(token)) throw badRequest(texts.resetFailed, failed);
       const userId = await resets.consume(hashResetToken(token));
+      // Whoever held a session (perhaps the reason for the reset) is out before the new password counts.
+      if (userId) await endSessions(deps, userId);
       if (!userId || !(await users.setPassword(userId, await passwords.hash(newPassword)))) {
         throw badRequest(texts.resetFailed, {
           ...failed,

@@ -1,6 +1,5 @@
 import {
   assertSelfOrAdmin,
-  conflict,
   notFound,
   objectIdPattern,
   pageAnswer,
@@ -13,6 +12,7 @@ import {
 import type { AuthDeps } from '../deps';
 import { toAdminView, type User } from '../data/users';
 import { registerAccount } from '../domain/accounts';
+import { deleteAccount } from '../domain/accounts';
 import { accountSchema, discountSchema, escapeRegex, searchSchema, texts } from '../domain/rules';
 
 function userIdParam(id: unknown): string {
@@ -126,10 +126,8 @@ export function userRoutes(api: ApiRoutes, deps: AuthDeps): void {
       const caller = assertSelfOrAdmin(req, id, texts.noProfilePermission);
       const user = await users.findById(id);
       if (!user) throw notFound(texts.userNotFound);
-      if (user.role === 'admin' && (await users.countAdmins()) <= 1) {
-        throw conflict('The last admin account cannot be deleted');
-      }
-      if (!(await users.delete(id))) throw notFound(texts.userNotFound);
+      // Its sessions end first: a deleted account (an admin's above all) keeps no access.
+      if (!(await deleteAccount(deps, id, user.role))) throw notFound(texts.userNotFound);
       deps.published();
       if (caller.id === id) res.clearCookie(SESSION_COOKIE, { path: '/' });
       res.json({ success: true, message: 'Account deleted successfully' });

@@ -16,12 +16,23 @@ export class ReadCache {
     this.versionKey = `${namespace}:version`;
   }
 
-  async get<T>(name: string, load: () => Promise<T>): Promise<T> {
-    return JSON.parse(await this.text(name, async () => JSON.stringify(await load()))) as T;
+  /** `keep` says whether a loaded value is worth caching (a page for a name that exists is). */
+  async get<T>(name: string, load: () => Promise<T>, keep: (value: T) => boolean = () => true): Promise<T> {
+    let worth = true;
+    const text = await this.text(
+      name,
+      async () => {
+        const value = await load();
+        worth = keep(value);
+        return JSON.stringify(value);
+      },
+      () => worth,
+    );
+    return JSON.parse(text) as T;
   }
 
   /** The cached JSON text itself, for answers sent as they are stored. While Redis is away the store answers. */
-  async text(name: string, load: () => Promise<string>): Promise<string> {
+  async text(name: string, load: () => Promise<string>, keep: () => boolean = () => true): Promise<string> {
     let key: string | null = null;
     try {
       const version = (await this.redis.get(this.versionKey)) ?? '0';
@@ -32,7 +43,7 @@ export class ReadCache {
       key = null;
     }
     const value = await load();
-    if (key) await this.redis.set(key, value, 'EX', this.ttlSeconds).catch(() => undefined);
+    if (key && keep()) await this.redis.set(key, value, 'EX', this.ttlSeconds).catch(() => undefined);
     return value;
   }
 

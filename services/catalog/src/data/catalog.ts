@@ -36,6 +36,8 @@ export interface CategoryPage {
   category: string;
   subcategories: Subcategory[];
   products: PageProduct[];
+  /** Whether the name is a category, a section or a supplier category at all (only those are cached). */
+  known: boolean;
 }
 
 /** Reads that assemble what the storefront shows: a category page and the home's sections. */
@@ -53,10 +55,14 @@ export class CatalogReads {
       this.m.SupplierProduct.find({ categoryKey: key }).lean<SupplierProduct[]>(),
       this.m.Product.find({ categoryKey: key, removed: false }).sort({ createdAt: 1 }).lean<Product[]>(),
     ]);
+    const known = !!(own || section || supplier.length || created.length);
+    // A category an admin switched off shows nothing: its products are neither listed nor orderable.
+    if (own && !own.available) return { category: own.name, subcategories: [], products: [], known };
     const customs = await this.customProducts(supplier.map((p) => p.nameKey));
     const subcategories = await this.subcategories([...(section?.subcategories ?? [])], placed);
     const fallback = own?.image ? imageUrl(own.image) : (supplier[0]?.categoryImg ?? FALLBACK_IMAGE);
     return {
+      known,
       category: own?.name ?? section?.name ?? supplier[0]?.categoryName ?? name.trim(),
       subcategories,
       products: [

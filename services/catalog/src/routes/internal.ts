@@ -1,5 +1,5 @@
 import { notFound, objectIdPattern, parseInput, unitPrice, z, type ApiRoutes } from '@raseed/kit';
-import type { CatalogModels, CustomProduct, Product, SupplierProduct } from '../data/models';
+import type { CatalogModels, Category, CustomProduct, Product, SupplierProduct } from '../data/models';
 import { texts } from '../domain/rules';
 import { discountOf } from '../events/discounts';
 
@@ -55,10 +55,13 @@ export function internalRoutes(api: ApiRoutes, deps: InternalDeps): void {
       ]);
       const found = supplier ?? created;
       if (!found) throw notFound(texts.productNotFound);
-      const [custom, discount] = await Promise.all([
+      const [custom, discount, category] = await Promise.all([
         models.CustomProduct.findOne({ nameKey: found.nameKey }).lean<CustomProduct>(),
         discountOf(models, userId),
+        models.Category.findOne({ nameKey: found.categoryKey }).lean<Category>(),
       ]);
+      // The products of a category an admin switched off cannot be ordered either.
+      const categoryOn = !category || category.available;
       const price = unitPrice(found.price, custom?.percentage ?? null, discount);
       const answer: OrderProduct = supplier
         ? {
@@ -66,7 +69,7 @@ export function internalRoutes(api: ApiRoutes, deps: InternalDeps): void {
             name: supplier.name,
             kind: 'supplier',
             supplierId: supplier.supplierId,
-            available: supplier.available && supplier.supplierAvailable && !supplier.removed,
+            available: categoryOn && supplier.available && supplier.supplierAvailable && !supplier.removed,
             params: supplier.params,
             qtyValues:
               supplier.qtyValues?.min != null && supplier.qtyValues.max != null
@@ -80,7 +83,7 @@ export function internalRoutes(api: ApiRoutes, deps: InternalDeps): void {
             name: found.name,
             kind: 'created',
             supplierId: null,
-            available: found.available,
+            available: categoryOn && found.available,
             params: found.params,
             qtyValues: null,
             unitPrice: price,

@@ -128,13 +128,25 @@ export function readRoutes(api: ApiRoutes, deps: ReadDeps): void {
       const { search } = parseInput(categoryPageQuery, req.query);
       const name = String(req.params.name ?? '').trim();
       if (!name || name.length > 200) throw notFound('Category not found');
-      const page = () => cache.get<CategoryPage>(`page:${nameKey(name)}`, () => reads.page(name));
+      // Only names that exist are cached: any other name costs a read, never a cache entry.
+      let known = true;
+      const page = async () => {
+        const found = await cache.get<CategoryPage>(
+          `page:${nameKey(name)}`,
+          () => reads.page(name),
+          (p) => p.known,
+        );
+        known = found.known;
+        return found;
+      };
       const discount = await discountOf(models, req.user?.id);
       const prefix = nameKey(search ?? '');
       if (discount === null && !prefix) {
         // Most reads (visitors, customers without a discount) get the finished answer from the cache.
-        const json = await cache.text(`view:${nameKey(name)}`, async () =>
-          JSON.stringify(pageView(await page(), null, '')),
+        const json = await cache.text(
+          `view:${nameKey(name)}`,
+          async () => JSON.stringify(pageView(await page(), null, '')),
+          () => known,
         );
         res.type('json').send(json);
         return;

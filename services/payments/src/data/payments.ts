@@ -24,6 +24,12 @@ const paymentSchema = new Schema(
      * submissions of it, all rejected). Absent on admins' payments, hence a sparse index.
      */
     receiptClaim: { type: String },
+    /**
+     * The waiting slot a customer's top-up holds ('<user id>:<n>', n < MAX_WAITING_TOP_UPS),
+     * unique, freed by its decision: the insert that claims it decides that a customer never has
+     * more top-ups waiting than that. Absent on admins' payments and decided ones.
+     */
+    waitingSlot: { type: String },
     /** What a top-up asked for (method, amount), compared when its Idempotency-Key is repeated. */
     fingerprint: { type: String },
     createdBy: { type: String, required: true },
@@ -37,6 +43,10 @@ paymentSchema.plugin(carriesEvents);
 paymentSchema.index({ userId: 1 });
 paymentSchema.index({ status: 1 });
 paymentSchema.index({ receiptClaim: 1 }, { unique: true, sparse: true });
+paymentSchema.index({ waitingSlot: 1 }, { unique: true, sparse: true });
+
+/** How many top-ups a customer may have waiting for review at once. */
+export const MAX_WAITING_TOP_UPS = 5;
 
 export interface Payment {
   _id: Types.ObjectId;
@@ -51,6 +61,7 @@ export interface Payment {
   receipt: string | null;
   receiptDigest?: string;
   receiptClaim?: string;
+  waitingSlot?: string;
   fingerprint?: string;
   createdBy: string;
   createdAt: Date;
@@ -181,6 +192,36 @@ export class PaymentStore {
   }
 
   /**
+   * A waiting slot the customer's next top-up may claim, or null when all of them hold waiting
+   * top-ups. A slot still held by a decided payment (its update was cut off) is freed here.
+   * Two submitters who read the same free slot race for it, and one insert wins.
+   */
+  async freeSlot(userId: string): Promise<string | null> {
+    const holders = await this.payments
+      .find({ userId, waitingSlot: { $exists: true } })
+      .select({ waitingSlot: 1, status: 1 })
+      .lean<Pick<Payment, '_id' | 'waitingSlot' | 'status'>[]>();
+    const taken = new Set<string>();
+    for (const holder of holders) {
+      if (holder.status === 'waiting') taken.add(holder.waitingSlot!);
+      else
+        await this.locks.run(this.payments, holder._id, () =>
+          this.payments.updateOne(
+            { _id: holder._id, status: { $ne: 'waiting' } },
+            { $unset: { waitingSlot: 1 } },
+          ),
+        );
+    }
+    for (let n = 0; n < MAX_WAITING_TOP_UPS; n++) if (!taken.has(`${userId}:${n}`)) return `${userId}:${n}`;
+    return null;
+  }
+
+  /** Whether a payment holds the receipt's claim. */
+  async claimed(receiptClaim: string): Promise<boolean> {
+    return (await this.payments.exists({ receiptClaim })) !== null;
+  }
+
+  /**
    * The round in which a customer may submit a receipt now: the number of its earlier
    * submissions, provided each was rejected; null while one waits or stands confirmed.
    * Two submitters who read the same round race for the same claim, and one insert wins.
@@ -264,7 +305,8 @@ export class PaymentStore {
       if (!current) throw new Error(`decided payment ${decision._id} is missing`);
       if (current.status !== 'waiting') return current;
       const set = { status: decision.action, decidedAt: decision.at };
-      await this.payments.updateOne({ _id: decision._id }, { $set: set });
+      // A decided top-up no longer waits: its slot is free for the customer's next one.
+      await this.payments.updateOne({ _id: decision._id }, { $set: set, $unset: { waitingSlot: 1 } });
       return { ...current, ...set };
     });
   }

@@ -22,6 +22,7 @@ export const texts = {
   paymentNotFound: 'Payment not found',
   accountDeleted: ACCOUNT_DELETED,
   receiptSubmitted: 'This receipt has already been submitted.',
+  tooManyWaiting: 'You have too many top-ups waiting for review.',
 } as const;
 
 /** A receipt's identity: the SHA-256 of its bytes, whatever the file is called. */
