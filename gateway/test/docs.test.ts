@@ -5,8 +5,14 @@ import type IORedis from 'ioredis';
 import supertest from 'supertest';
 import { createGateway } from '../src/app';
 import { loadGatewayConfig } from '../src/config';
+import { startTestAuth, type TestAuth } from '../../services/auth/test/support';
+import { startTestWallet, type TestWallet } from '../../services/wallet/test/support';
 
-/** /api/docs from the browser's side: the gateway in front of stand-in services that describe themselves. */
+/**
+ * /api/docs from the browser's side. The real auth and wallet services describe themselves to
+ * one gateway; stand-in services (real HTTP servers) play what the real ones cannot be made to
+ * do on demand: a component that differs between two services, one with no document yet.
+ */
 let redis: IORedis;
 let gateway: http.Server;
 let services: http.Server[] = [];
@@ -82,6 +88,45 @@ afterAll(async () => {
 });
 
 const api = () => supertest(gateway);
+
+describe('GET /api/docs/openapi.json from the real services', () => {
+  let auth: TestAuth;
+  let wallet: TestWallet;
+  let real: http.Server;
+  beforeAll(async () => {
+    [auth, wallet] = await Promise.all([startTestAuth(), startTestWallet()]);
+    const config = loadGatewayConfig({
+      NODE_ENV: 'test',
+      AUTH_URL: auth.service.url,
+      WALLET_URL: wallet.service.url,
+      CATALOG_URL: 'http://127.0.0.1:9',
+      ORDERS_URL: 'http://127.0.0.1:9',
+      PAYMENTS_URL: 'http://127.0.0.1:9',
+    });
+    real = http.createServer(createGateway(config, redis, createLogger('gateway', 'silent')));
+    await listen(real);
+  });
+  afterAll(async () => {
+    await new Promise((r) => real.close(r));
+    await Promise.all([auth.stop(), wallet.stop()]);
+  });
+
+  it('holds every public route each service describes, and none of their internal ones', async () => {
+    const merged = (await supertest(real).get('/api/docs/openapi.json').expect(200)).body as {
+      paths: Record<string, Record<string, unknown>>;
+    };
+    for (const service of [auth, wallet]) {
+      const own = (await supertest(service.service.url).get('/openapi.json').expect(200)).body as {
+        paths: Record<string, Record<string, unknown>>;
+      };
+      expect(Object.keys(own.paths).length).toBeGreaterThan(3);
+      for (const [path, methods] of Object.entries(own.paths)) expect(merged.paths[path]).toEqual(methods);
+    }
+    expect(merged.paths['/api/signin']).toHaveProperty('post');
+    expect(merged.paths['/api/balance']).toHaveProperty('get');
+    expect(Object.keys(merged.paths).filter((p) => p.startsWith('/internal'))).toEqual([]);
+  });
+});
 
 describe('GET /api/docs/openapi.json', () => {
   it('merges the public paths and components of the services that describe themselves', async () => {

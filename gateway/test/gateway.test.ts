@@ -8,6 +8,7 @@ import { uniqueName } from '@raseed/kit/testing';
 import type IORedis from 'ioredis';
 import supertest from 'supertest';
 import { startTestAuth, PASSWORD, type TestAuth } from '../../services/auth/test/support';
+import { bearer, newUser, startTestWallet, type TestWallet } from '../../services/wallet/test/support';
 import { createGateway } from '../src/app';
 import { loadGatewayConfig } from '../src/config';
 
@@ -15,6 +16,7 @@ import { loadGatewayConfig } from '../src/config';
 let auth: TestAuth;
 let redis: IORedis;
 let gateway: http.Server;
+let realWallet: TestWallet;
 let wallet: http.Server;
 let seenByWallet: http.IncomingHttpHeaders[] = [];
 let frontendDir: string;
@@ -29,11 +31,20 @@ const listen = (server: http.Server) =>
 beforeAll(async () => {
   auth = await startTestAuth();
   redis = redisConnection(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
-  // A real HTTP server standing in for the wallet service, which a later issue builds.
+  // The real wallet, reached through a pass-through that notes the headers of what reaches it.
+  realWallet = await startTestWallet();
   wallet = http.createServer((req, res) => {
     seenByWallet.push(req.headers);
-    res.setHeader('content-type', 'application/json');
-    res.end(JSON.stringify({ balance: 0 }));
+    const upstream = http.request(
+      new URL(req.url ?? '/', realWallet.service.url),
+      { method: req.method, headers: req.headers },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
+    upstream.on('error', () => res.writeHead(502).end());
+    req.pipe(upstream);
   });
   const walletUrl = await listen(wallet);
   frontendDir = fs.mkdtempSync(path.join(os.tmpdir(), 'raseed-frontend-'));
@@ -63,6 +74,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await new Promise((r) => gateway.close(r));
   await new Promise((r) => wallet.close(r));
+  await realWallet.stop();
   await redis.quit();
   await auth.stop();
   fs.rmSync(frontendDir, { recursive: true, force: true });
@@ -256,13 +268,16 @@ describe('gateway', () => {
   });
 
   it('propagates the request id to the service, and makes one when the browser sends none', async () => {
+    const customer = await newUser();
     seenByWallet = [];
     const given = await api()
-      .get('/api/balance?user_id=1')
+      .get('/api/balance')
+      .set(bearer(customer))
       .set('X-Request-Id', 'req-given-12345')
       .expect(200);
     expect(given.headers['x-request-id']).toBe('req-given-12345');
-    const made = await api().get('/api/balance?user_id=1').expect(200);
+    expect(given.body).toEqual({ balance: 0 });
+    const made = await api().get('/api/balance').set(bearer(customer)).expect(200);
     expect(made.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
     expect(seenByWallet.map((h) => h['x-request-id'])).toEqual([
       'req-given-12345',

@@ -9,7 +9,13 @@ import type { Logger } from './logger';
  * connection of their own that waits for Redis, as BullMQ requires (createWorker).
  */
 export function redisConnection(url: string): IORedis {
-  return new IORedis(url, { maxRetriesPerRequest: 1, commandTimeout: 2_000, enableReadyCheck: true });
+  return new IORedis(url, {
+    maxRetriesPerRequest: 1,
+    commandTimeout: 2_000,
+    enableReadyCheck: true,
+    // A command waits for one reconnection attempt: tried every 200 ms at most, not every 2 s.
+    retryStrategy: (times) => Math.min(times * 50, 200),
+  });
 }
 
 /**
