@@ -1,7 +1,7 @@
 import { createBullBoard } from '@bull-board/api';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { ExpressAdapter } from '@bull-board/express';
-import { createQueue, QUEUE_NAMES, SessionEnds, sessionFrom, type Logger } from '@raseed/kit';
+import { createQueue, liveSessionFrom, QUEUE_NAMES, SessionEnds, type Logger } from '@raseed/kit';
 import cookieParser from 'cookie-parser';
 import { Router, type Express, type RequestHandler } from 'express';
 import type IORedis from 'ioredis';
@@ -49,9 +49,7 @@ const FORBIDDEN_PAGE = `<!doctype html>
  */
 function adminsOnly(jwtSecret: string, ends: SessionEnds): RequestHandler {
   return async (req, res, next) => {
-    const found = sessionFrom(req, jwtSecret);
-    // An ended session (logout, a reset, a deletion) is no session (see SessionEnds).
-    const user = found && (await ends.valid(found)) ? found : null;
+    const user = await liveSessionFrom(req, jwtSecret, ends);
     if (user?.role === 'admin') {
       next();
       return;

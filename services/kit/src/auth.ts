@@ -73,11 +73,20 @@ export function sessionFrom(req: Request, secret: string): SessionUser | null {
   return token ? verifySession(token, secret) : null;
 }
 
-/** Sets `req.user` when the request carries a valid session that has not been ended; never rejects by itself. */
+/** The request's session when it is valid and has not been ended (logout, a reset, a deletion: see SessionEnds). */
+export async function liveSessionFrom(
+  req: Request,
+  secret: string,
+  ends?: SessionEnds,
+): Promise<SessionUser | null> {
+  const user = sessionFrom(req, secret);
+  return user && (!ends || (await ends.valid(user))) ? user : null;
+}
+
+/** Sets `req.user` when the request carries a live session; never rejects by itself. */
 export function authenticate(secret: string, ends?: SessionEnds): RequestHandler {
   return async (req, _res, next) => {
-    const user = sessionFrom(req, secret);
-    req.user = user && (!ends || (await ends.valid(user))) ? user : undefined;
+    req.user = (await liveSessionFrom(req, secret, ends)) ?? undefined;
     next();
   };
 }

@@ -18,6 +18,22 @@ export function redisConnection(url: string): IORedis {
   });
 }
 
+// Sets the key to the number only if it is higher than the one stored (with a lifetime, if given).
+const RAISE = `local c = tonumber(redis.call('get', KEYS[1]) or '-1')
+if c < tonumber(ARGV[1]) then
+  if ARGV[2] == '' then redis.call('set', KEYS[1], ARGV[1]) else redis.call('set', KEYS[1], ARGV[1], 'EX', ARGV[2]) end
+end`;
+
+/** Moves a number kept in Redis only forward, whichever writer sets it last. */
+export async function raiseTo(
+  redis: IORedis,
+  key: string,
+  value: number,
+  ttlSeconds?: number,
+): Promise<void> {
+  await redis.eval(RAISE, 1, key, String(value), ttlSeconds === undefined ? '' : String(ttlSeconds));
+}
+
 /**
  * The store's BullMQ queues. The services that fill and work them and the gateway's
  * operator board (/admin/queues) read the names from here.

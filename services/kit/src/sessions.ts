@@ -1,10 +1,7 @@
 import type IORedis from 'ioredis';
 import type { EventEnvelope } from './events';
 import type { Logger } from './logger';
-
-// The end moves only forward, whichever writer sets it last; it expires with the last token it ends.
-const END = `local c = tonumber(redis.call('get', KEYS[1]) or '0')
-if c < tonumber(ARGV[1]) then redis.call('set', KEYS[1], ARGV[1], 'EX', ARGV[2]) end`;
+import { raiseTo } from './queue';
 
 /**
  * Sessions that end when they should (issue 16): logout, a password reset and an account's
@@ -36,7 +33,8 @@ export class SessionEnds {
   /** Records that the user's sessions signed before `at` are over; answers once Redis has it. */
   async end(userId: string, at: number): Promise<void> {
     this.remember(userId, at);
-    await this.redis.eval(END, 1, this.key(userId), String(at), String(this.ttlSeconds));
+    // Only forward, whichever writer sets it last; it expires with the last token it ends.
+    await raiseTo(this.redis, this.key(userId), at, this.ttlSeconds);
   }
 
   /** Applies a user.sessions-ended event: in memory always, in Redis when it is there. */

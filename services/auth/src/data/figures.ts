@@ -1,6 +1,6 @@
 import { isDuplicateKey, type DocumentLocks } from '@raseed/kit';
 import { Schema, type Connection, type InferSchemaType, type Model } from 'mongoose';
-import type { User, UserModel } from './users';
+import type { User, UserFigures, UserModel } from './users';
 
 /** One confirmed top-up (a sale), as the Users List counts it: one record per payment. */
 const saleSchema = new Schema(
@@ -15,13 +15,6 @@ const saleSchema = new Schema(
 saleSchema.index({ userId: 1, at: 1 });
 
 type Sale = InferSchemaType<typeof saleSchema>;
-
-export interface UserFigures {
-  /** Micro-dollars of confirmed top-ups, all time. */
-  sales: number;
-  /** Micro-dollars of confirmed top-ups since the discount was last set or removed (all time if never). */
-  salesSinceDiscount: number;
-}
 
 /**
  * The Users List's money figures, kept by auth as a read model of the wallet's and

@@ -18,7 +18,6 @@ import {
   type UpdateQuery,
 } from 'mongoose';
 import { createHash } from 'node:crypto';
-import type { UserFigures } from './figures';
 import { userDeleted, userDiscountChanged, userRegistered } from '../events/published';
 
 const userSchema = new Schema(
@@ -72,6 +71,13 @@ interface AdminRemoval {
   _id: string;
   userId: string;
   at: Date;
+}
+
+export interface UserFigures {
+  /** Micro-dollars of confirmed top-ups, all time. */
+  sales: number;
+  /** Micro-dollars of confirmed top-ups since the discount was last set or removed (all time if never). */
+  salesSinceDiscount: number;
 }
 
 /** The user as the admin screens read it (spec §3, admin view), with the Users List figures. */
@@ -165,10 +171,6 @@ export class UserStore {
 
   async hasAdmin(): Promise<boolean> {
     return (await this.users.exists({ role: 'admin', ...active })) !== null;
-  }
-
-  countAdmins(): Promise<number> {
-    return this.users.countDocuments({ role: 'admin', ...active });
   }
 
   count(): Promise<number> {

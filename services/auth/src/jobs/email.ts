@@ -77,12 +77,11 @@ export function startEmailWorker(
 
 /** The reset e-mail, its link sealed with `secretKey` (see Email.sealed). */
 export function resetPasswordEmail(to: string, username: string, link: string, secretKey: string): Email {
-  const at = PLACEHOLDER;
   return {
     to,
     subject: 'Reset your Raseed password',
-    text: `Hello ${username},\n\nUse this link within one hour to choose a new password:\n${at}\n\nIf you did not ask for this, ignore this e-mail.`,
-    html: `<p>Hello ${escapeHtml(username)},</p><p>Use this link within one hour to choose a new password:</p><p><a href="${at}">${at}</a></p><p>If you did not ask for this, ignore this e-mail.</p>`,
+    text: `Hello ${username},\n\nUse this link within one hour to choose a new password:\n${PLACEHOLDER}\n\nIf you did not ask for this, ignore this e-mail.`,
+    html: `<p>Hello ${escapeHtml(username)},</p><p>Use this link within one hour to choose a new password:</p><p><a href="${PLACEHOLDER}">${PLACEHOLDER}</a></p><p>If you did not ask for this, ignore this e-mail.</p>`,
     sealed: sealSecret(secretKey, link),
   };
 }

@@ -276,7 +276,7 @@ export async function repair(deps: OrderDeps, unpaidAfterMs: number): Promise<nu
     const fate = known ?? (await decideUnpaid(deps, order, { status: 409, error: texts.cutOff }));
     if (fate.fate === 'paid') {
       deps.published();
-      if (order.kind === 'supplier') await deps.fulfil({ ...order, paid: true });
+      if (order.kind === 'supplier') await handOff(deps, order);
     }
     fixed++;
   }

@@ -1,7 +1,17 @@
 import { createEvent } from '@raseed/kit';
-import type { Order } from '../data/orders';
 
-export const orderPlaced = (o: Order) =>
+/** What the events tell of an order (a stored Order has all of it). */
+interface OrderFacts {
+  _id: { toString(): string };
+  userId: string;
+  productId: string;
+  productName: string;
+  quantity: number;
+  total: number;
+  createdAt: Date;
+}
+
+export const orderPlaced = (o: OrderFacts) =>
   createEvent('orders', 'order.placed', o.userId, {
     orderId: o._id.toString(),
     userId: o.userId,
@@ -12,7 +22,7 @@ export const orderPlaced = (o: Order) =>
     placedAt: o.createdAt.toISOString(),
   });
 
-export const orderConfirmed = (o: Order, replay: string | null) =>
+export const orderConfirmed = (o: OrderFacts, replay: string | null) =>
   createEvent('orders', 'order.confirmed', o.userId, {
     orderId: o._id.toString(),
     userId: o.userId,
@@ -20,7 +30,7 @@ export const orderConfirmed = (o: Order, replay: string | null) =>
     replay,
   });
 
-export const orderRejected = (o: Order, reason: string | null) =>
+export const orderRejected = (o: OrderFacts, reason: string | null) =>
   createEvent('orders', 'order.rejected', o.userId, {
     orderId: o._id.toString(),
     userId: o.userId,

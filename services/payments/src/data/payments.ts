@@ -196,7 +196,7 @@ export class PaymentStore {
    * top-ups. A slot still held by a decided payment (its update was cut off) is freed here.
    * Two submitters who read the same free slot race for it, and one insert wins.
    */
-  async freeSlot(userId: string): Promise<string | null> {
+  private async freeSlot(userId: string): Promise<string | null> {
     const holders = await this.payments
       .find({ userId, waitingSlot: { $exists: true } })
       .select({ waitingSlot: 1, status: 1 })
@@ -216,9 +216,21 @@ export class PaymentStore {
     return null;
   }
 
-  /** Whether a payment holds the receipt's claim. */
-  async claimed(receiptClaim: string): Promise<boolean> {
-    return (await this.payments.exists({ receiptClaim })) !== null;
+  /**
+   * A customer's top-up, inserted once in one of the customer's free waiting slots (the insert
+   * claims the slot, rule 9). A slot lost to a top-up sent at the same moment is tried again
+   * with another; 'full' when every slot holds a waiting top-up. Otherwise as submitOnce.
+   */
+  async submitInSlot(input: NewPayment & { _id: Types.ObjectId }): Promise<Submission | 'full'> {
+    for (let tries = 0; tries <= MAX_WAITING_TOP_UPS; tries++) {
+      const waitingSlot = await this.freeSlot(input.userId);
+      if (!waitingSlot) return 'full';
+      const submission = await this.submitOnce({ ...input, waitingSlot });
+      // Lost neither to the id nor to the receipt's claim: only the slot was taken meanwhile.
+      if (submission || (await this.payments.exists({ receiptClaim: input.receiptClaim })) !== null)
+        return submission;
+    }
+    return 'full';
   }
 
   /**

@@ -1,10 +1,19 @@
 import { createEvent } from '@raseed/kit';
-import type { Payment } from '../data/payments';
-
 /** The events payments publishes (schemas in services/kit/src/events.ts), keyed by the user's id. */
 const SOURCE = 'payments';
 
-export const paymentSubmitted = (p: Payment) =>
+/** What the events tell of a payment (a stored Payment has all of it). */
+interface PaymentFacts {
+  _id: { toString(): string };
+  userId: string;
+  productName: string;
+  amount: number;
+  type: 'IN' | 'OUT';
+  asDebt: boolean;
+  createdAt: Date;
+}
+
+export const paymentSubmitted = (p: PaymentFacts) =>
   createEvent(SOURCE, 'payment.submitted', p.userId, {
     paymentId: p._id.toString(),
     userId: p.userId,
@@ -13,7 +22,7 @@ export const paymentSubmitted = (p: Payment) =>
     createdAt: p.createdAt.toISOString(),
   });
 
-export const paymentConfirmed = (p: Payment, confirmedAt: Date) =>
+export const paymentConfirmed = (p: PaymentFacts, confirmedAt: Date) =>
   createEvent(SOURCE, 'payment.confirmed', p.userId, {
     paymentId: p._id.toString(),
     userId: p.userId,
@@ -24,7 +33,7 @@ export const paymentConfirmed = (p: Payment, confirmedAt: Date) =>
     confirmedAt: confirmedAt.toISOString(),
   });
 
-export const paymentRejected = (p: Payment) =>
+export const paymentRejected = (p: PaymentFacts) =>
   createEvent(SOURCE, 'payment.rejected', p.userId, {
     paymentId: p._id.toString(),
     userId: p.userId,

@@ -27,7 +27,7 @@ import { randomUUID } from 'node:crypto';
 import type { Request } from 'express';
 import { Types } from 'mongoose';
 import type { PaymentsConfig } from '../config';
-import { MAX_WAITING_TOP_UPS, type Payment, type PaymentStore } from '../data/payments';
+import type { Payment, PaymentStore } from '../data/payments';
 import type { UserDirectory } from '../data/users';
 import {
   amountToSend,
@@ -362,50 +362,36 @@ async function submitTopUp(
   // Each attempt stores its own object: one that loses the insert removes only its own.
   const receipt = `receipts/${user.id}/${_id.toString()}-${randomUUID()}.${image.extension}`;
   await deps.receipts.put(receipt, image.buffer, image.contentType);
-  const receiptClaim = `${user.id}:${digest}:${round}`;
-  const submitInSlot = async (waitingSlot: string) =>
-    deps.payments
-      .submitOnce({
-        _id,
-        userId: user.id,
-        username: user.username,
-        productName: input.product_name,
-        amount: input.amount,
-        amountToSend: amountToSend(input.product_name, input.amount),
-        type: 'IN',
-        status: 'waiting',
-        asDebt: false,
-        receipt,
-        receiptDigest: digest,
-        receiptClaim,
-        waitingSlot,
-        fingerprint,
-        createdBy: 'customer',
-      })
-      .catch(async (err: unknown) => {
-        await deps.receipts.remove(receipt).catch(() => undefined);
-        throw err;
-      });
-  let submission: Awaited<ReturnType<typeof submitInSlot>> = null;
-  for (let tries = 0; tries <= MAX_WAITING_TOP_UPS; tries++) {
-    const slot = await deps.payments.freeSlot(user.id);
-    if (!slot) {
+  const submission = await deps.payments
+    .submitInSlot({
+      _id,
+      userId: user.id,
+      username: user.username,
+      productName: input.product_name,
+      amount: input.amount,
+      amountToSend: amountToSend(input.product_name, input.amount),
+      type: 'IN',
+      status: 'waiting',
+      asDebt: false,
+      receipt,
+      receiptDigest: digest,
+      receiptClaim: `${user.id}:${digest}:${round}`,
+      fingerprint,
+      createdBy: 'customer',
+    })
+    .catch(async (err: unknown) => {
       await deps.receipts.remove(receipt).catch(() => undefined);
-      // This key's own top-up may hold the last slot, inserted a moment ago.
-      const justMade = await repeatOfKey();
-      if (justMade) return justMade;
-      throw new HttpError(429, texts.tooManyWaiting, failed);
-    }
-    submission = await submitInSlot(slot);
-    // Only the slot was lost, to the customer's top-up sent at the same moment: another is tried.
-    if (submission || (await deps.payments.claimed(receiptClaim))) break;
-  }
-  if (submission?.first) return submission.payment;
+      throw err;
+    });
+  if (submission !== 'full' && submission?.first) return submission.payment;
   await deps.receipts.remove(receipt).catch(() => undefined);
-  if (!submission) {
-    if (await deps.payments.claimed(receiptClaim)) throw badRequest(texts.receiptSubmitted, failed);
+  if (submission === 'full') {
+    // This key's own top-up may hold the last slot, inserted a moment ago.
+    const justMade = await repeatOfKey();
+    if (justMade) return justMade;
     throw new HttpError(429, texts.tooManyWaiting, failed);
   }
+  if (!submission) throw badRequest(texts.receiptSubmitted, failed);
   return sameRequest(submission.payment);
 }
 

@@ -4,6 +4,7 @@ import {
   HttpError,
   isDuplicateKey,
   keyReused,
+  raiseTo,
   type DocumentLocks,
   type Outbox,
 } from '@raseed/kit';
@@ -272,13 +273,6 @@ export class Ledger {
 
   // The hint only moves forward, whichever writer sets it last; a hint Redis misses only costs a retry.
   private async advanceHint(account: string, seq: number): Promise<void> {
-    await this.redis
-      .eval(
-        "local c = tonumber(redis.call('get', KEYS[1]) or '-1') if c < tonumber(ARGV[1]) then redis.call('set', KEYS[1], ARGV[1]) end",
-        1,
-        this.hintKey(account),
-        String(seq),
-      )
-      .catch(() => undefined);
+    await raiseTo(this.redis, this.hintKey(account), seq).catch(() => undefined);
   }
 }

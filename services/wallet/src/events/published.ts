@@ -1,10 +1,23 @@
 import { createEvent, type EventEnvelope } from '@raseed/kit';
-import type { LedgerEntry } from '../data/ledger';
 
 /** The events a ledger entry announces (schemas in services/kit/src/events.ts), keyed by the user's id. */
 const SOURCE = 'wallet';
 
-export function entryEvents(entry: LedgerEntry): EventEnvelope[] {
+/** What the events tell of a ledger entry (a stored LedgerEntry has all of it). */
+interface EntryFacts {
+  account: string;
+  key: string;
+  seq: number;
+  kind: string;
+  type?: 'IN' | 'OUT';
+  amount: number;
+  balance: number;
+  debt: number;
+  debtChange: number;
+  productName: string;
+}
+
+export function entryEvents(entry: EntryFacts): EventEnvelope[] {
   // A void moves nothing, so there is nothing to announce (a movement event needs an amount).
   if (entry.kind === 'void') return [];
   const events: EventEnvelope[] = [];
