@@ -1,40 +1,49 @@
 import fs from 'node:fs';
-import http from 'node:http';
 import path from 'node:path';
-import { IDLE_CONNECTION_MS, requestLogging, type Logger } from '@raseed/kit';
+import { Instances, Metrics, requestLogging, sessionKeys, type Logger } from '@raseed/kit';
 import express, { type ErrorRequestHandler, type Express } from 'express';
 import helmet from 'helmet';
-import { createProxyMiddleware } from 'http-proxy-middleware';
 import type IORedis from 'ioredis';
 import { trustProxySetting, type GatewayConfig } from './config';
 import { apiDocs } from './docs';
 import { addressLimits } from './limits';
 import { onePath } from './paths';
+import { serviceProxy } from './proxy';
 import { BOARD_PATH, queueBoard } from './queues';
-import { routingTable, serviceFor, type ServiceName } from './routes';
+import { routeFor, routingTable, type ServiceName } from './routes';
 
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-export function serviceTargets(config: GatewayConfig): Record<ServiceName, string> {
-  return {
+/** Each service's instances, as configured (one URL, several, or a name standing for several). */
+export function serviceInstances(config: GatewayConfig): Record<ServiceName, Instances> {
+  const urls: Record<ServiceName, string[]> = {
     auth: config.AUTH_URL,
     wallet: config.WALLET_URL,
     catalog: config.CATALOG_URL,
     orders: config.ORDERS_URL,
     payments: config.PAYMENTS_URL,
   };
+  return Object.fromEntries(
+    Object.entries(urls).map(([name, list]) => [name, new Instances(name, list).start()]),
+  ) as Record<ServiceName, Instances>;
 }
 
 /** The single entry point: the spec's /api and /external calls go to their service, the rest is the storefront. */
-export function createGateway(config: GatewayConfig, redis: IORedis, logger: Logger): Express {
-  const targets = serviceTargets(config);
-  // An idle connection is dropped here before the service would close it (IDLE_CONNECTION_MS).
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 256, timeout: IDLE_CONNECTION_MS });
+export function createGateway(
+  config: GatewayConfig,
+  redis: IORedis,
+  logger: Logger,
+  metrics = new Metrics('gateway'),
+): Express {
+  const instances = serviceInstances(config);
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', trustProxySetting(config.TRUST_PROXY));
 
   app.use(requestLogging(logger));
+  // A proxied request is timed under its routing prefix; anything else the gateway answers
+  // without a route of its own is the storefront.
+  app.use(metrics.timing((req) => routeFor(req.path)?.prefix ?? 'storefront'));
   app.use(onePath);
   app.use(
     helmet({
@@ -51,31 +60,39 @@ export function createGateway(config: GatewayConfig, redis: IORedis, logger: Log
     }),
   );
 
+  // Healthy when every service has an instance that answers; how many do is shown per service.
   app.get('/healthz', async (_req, res) => {
     const checks = await Promise.all(
       (Object.keys(routingTable) as ServiceName[]).map(async (name) => {
-        const up = await fetch(`${targets[name]}/healthz`, { signal: AbortSignal.timeout(2000) }).then(
-          (r) => r.ok,
-          () => false,
+        const answers = await Promise.all(
+          instances[name].all.map((url) =>
+            fetch(`${url}/healthz`, { signal: AbortSignal.timeout(2000) }).then(
+              (r) => r.ok,
+              () => false,
+            ),
+          ),
         );
-        return [name, up ? 'up' : 'down'] as const;
+        const up = answers.filter(Boolean).length;
+        return [name, { state: up ? 'up' : 'down', instances: `${up}/${answers.length}` }] as const;
       }),
     );
-    const healthy = checks.every(([, state]) => state === 'up');
-    res
-      .status(healthy ? 200 : 503)
-      .json({ status: healthy ? 'ok' : 'degraded', services: Object.fromEntries(checks) });
+    const healthy = checks.every(([, check]) => check.state === 'up');
+    res.status(healthy ? 200 : 503).json({
+      status: healthy ? 'ok' : 'degraded',
+      services: Object.fromEntries(checks.map(([name, check]) => [name, check.state])),
+      instances: Object.fromEntries(checks.map(([name, check]) => [name, check.instances])),
+    });
   });
 
   // Answered here, not by a service: no service owns /api/docs (see routes.ts).
-  app.use('/api/docs', apiDocs(targets, logger));
+  app.use('/api/docs', apiDocs(instances, logger));
   // Ahead of the X-Requested-With check (the board guards its own changes) and the storefront.
   app.use(
     BOARD_PATH,
     queueBoard(
       redis,
       {
-        jwtSecret: config.JWT_SECRET,
+        jwtSecret: sessionKeys(config),
         queuePrefix: config.QUEUE_PREFIX,
         sessionTtlSeconds: config.JWT_TTL_SECONDS,
       },
@@ -93,28 +110,10 @@ export function createGateway(config: GatewayConfig, redis: IORedis, logger: Log
   });
   app.use(addressLimits(redis, config));
 
-  app.use(
-    createProxyMiddleware({
-      target: targets.auth,
-      // Only paths a service owns reach here (pathFilter), read as onePath made sure they read.
-      router: (req) => targets[serviceFor((req.url ?? '').split('?')[0]!)!],
-      pathFilter: (pathname) => serviceFor(pathname) !== undefined,
-      agent,
-      xfwd: true,
-      proxyTimeout: 30_000,
-      on: {
-        error: (err, _req, res) => {
-          logger.warn({ err }, 'service unreachable');
-          if ('writeHead' in res && !res.headersSent) {
-            res.writeHead(502, { 'content-type': 'application/json' });
-            res.end(JSON.stringify({ error: 'The service is unavailable. Please try again later.' }));
-          }
-        },
-      },
-    }),
-  );
-  // No service path falls to the storefront: an unknown API path, or an internal one, is 404.
-  app.use(['/api', '/external', '/internal'], (_req, res) => {
+  app.use(serviceProxy(instances, logger));
+  // No service path falls to the storefront: an unknown API path, or an internal one, is 404;
+  // so is /metrics, served to Prometheus on METRICS_PORT only (main.ts).
+  app.use(['/api', '/external', '/internal', '/metrics'], (_req, res) => {
     res.status(404).json({ error: 'Not found' });
   });
 

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { baseEnv, parseEnv, secretOrDevelopment } from '@raseed/kit';
+import { baseEnv, parseEnv, secretOrDevelopment, serviceUrls } from '@raseed/kit';
 import { z } from 'zod';
 
 const env = z.object({
@@ -7,12 +7,14 @@ const env = z.object({
   HOST: baseEnv.shape.HOST,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   PORT: z.coerce.number().int().min(0).default(8080),
+  /** Where Prometheus reads the gateway's /metrics; the public port answers 404 for it. */
+  METRICS_PORT: z.coerce.number().int().min(0).default(9080),
   REDIS_URL: z.string().url().default('redis://127.0.0.1:6379'),
-  AUTH_URL: z.string().url().default('http://127.0.0.1:4001'),
-  WALLET_URL: z.string().url().default('http://127.0.0.1:4002'),
-  CATALOG_URL: z.string().url().default('http://127.0.0.1:4003'),
-  ORDERS_URL: z.string().url().default('http://127.0.0.1:4004'),
-  PAYMENTS_URL: z.string().url().default('http://127.0.0.1:4005'),
+  AUTH_URL: serviceUrls('http://127.0.0.1:4001'),
+  WALLET_URL: serviceUrls('http://127.0.0.1:4002'),
+  CATALOG_URL: serviceUrls('http://127.0.0.1:4003'),
+  ORDERS_URL: serviceUrls('http://127.0.0.1:4004'),
+  PAYMENTS_URL: serviceUrls('http://127.0.0.1:4005'),
   FRONTEND_DIR: z.string().default(path.resolve(__dirname, '../../frontend/dist')),
   /**
    * Where product pictures may come from besides this site (the CSP's img-src): the
@@ -31,6 +33,7 @@ const env = z.object({
   AUTH_RATE_WINDOW_SECONDS: baseEnv.shape.AUTH_RATE_WINDOW_SECONDS,
   /** The services' session secret: the queue board (/admin/queues) verifies the session itself. */
   JWT_SECRET: baseEnv.shape.JWT_SECRET,
+  JWT_PREVIOUS_SECRET: baseEnv.shape.JWT_PREVIOUS_SECRET,
   /** How long a session lasts (auth signs them): a session end is kept that long. */
   JWT_TTL_SECONDS: baseEnv.shape.JWT_TTL_SECONDS,
   /** The services' BullMQ prefix, so the queue board opens the queues they work. */

@@ -1,4 +1,4 @@
-import type { Logger } from '@raseed/kit';
+import type { Instances, Logger } from '@raseed/kit';
 import { Router } from 'express';
 import swaggerUi from 'swagger-ui-express';
 import type { ServiceName } from './routes';
@@ -61,15 +61,15 @@ async function fetchDocument(url: string): Promise<OpenApiDocument | undefined> 
 }
 
 /** /api/docs: the browsable page, and /api/docs/openapi.json, the services' documents merged (cached 30 s). */
-export function apiDocs(targets: Record<ServiceName, string>, logger: Logger): Router {
+export function apiDocs(instances: Record<ServiceName, Instances>, logger: Logger): Router {
   let cache: { at: number; document: object } | undefined;
   const router = Router();
 
   router.get('/openapi.json', async (_req, res) => {
     if (!cache || Date.now() - cache.at > CACHE_MS) {
-      const services = Object.entries(targets) as [ServiceName, string][];
+      const services = Object.entries(instances) as [ServiceName, Instances][];
       const fetched = await Promise.all(
-        services.map(async ([name, url]) => [name, await fetchDocument(url)] as const),
+        services.map(async ([name, at]) => [name, await fetchDocument(at.pick())] as const),
       );
       const documents = fetched.filter((entry): entry is [ServiceName, OpenApiDocument] => !!entry[1]);
       const missing = fetched.filter(([, doc]) => !doc).map(([name]) => name);

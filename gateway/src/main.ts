@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
-import { createLogger, redisConnection } from '@raseed/kit';
+import { createLogger, IDLE_CONNECTION_MS, Metrics, redisConnection } from '@raseed/kit';
+import express from 'express';
 import { createGateway } from './app';
 import { loadGatewayConfig } from './config';
 
@@ -7,10 +8,22 @@ function main(): void {
   const config = loadGatewayConfig();
   const logger = createLogger('gateway', config.LOG_LEVEL);
   const redis = redisConnection(config.REDIS_URL);
-  const server = createGateway(config, redis, logger).listen(config.PORT, config.HOST, () => {
+  const metrics = new Metrics('gateway');
+  const server = createGateway(config, redis, logger, metrics).listen(config.PORT, config.HOST, () => {
     logger.info({ port: (server.address() as AddressInfo).port }, 'gateway listening');
   });
+  // Browsers and proxies in front keep idle connections for up to a minute: the gateway keeps
+  // them longer, so it never closes one just as a client sends a request on it.
+  server.keepAliveTimeout = IDLE_CONNECTION_MS + 5_000;
+  server.headersTimeout = IDLE_CONNECTION_MS + 6_000;
+  // Prometheus reads the gateway's figures on a port of their own, never the public one.
+  const metricsServer = express()
+    .get('/metrics', metrics.handler())
+    .listen(config.METRICS_PORT, config.HOST, () => {
+      logger.info({ port: (metricsServer.address() as AddressInfo).port }, 'gateway metrics listening');
+    });
   const shutdown = () => {
+    metricsServer.close();
     server.close(() => {
       redis.quit().finally(() => process.exit(0));
     });

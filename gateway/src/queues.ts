@@ -1,7 +1,14 @@
 import { createBullBoard } from '@bull-board/api';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { ExpressAdapter } from '@bull-board/express';
-import { createQueue, liveSessionFrom, QUEUE_NAMES, SessionEnds, type Logger } from '@raseed/kit';
+import {
+  createQueue,
+  liveSessionFrom,
+  QUEUE_NAMES,
+  SessionEnds,
+  type Logger,
+  type SessionKeys,
+} from '@raseed/kit';
 import cookieParser from 'cookie-parser';
 import { Router, type Express, type RequestHandler } from 'express';
 import type IORedis from 'ioredis';
@@ -31,6 +38,11 @@ const BOARD_QUEUES = [
     displayName: 'Supplier order status sync',
     description: 'orders: asks the supplier about the orders it took',
   },
+  {
+    name: QUEUE_NAMES.reconcile,
+    displayName: 'Nightly reconcile',
+    description: "wallet: the ledger against payments and orders; each run's result shows its mismatches",
+  },
 ];
 
 const FORBIDDEN_PAGE = `<!doctype html>
@@ -47,7 +59,7 @@ const FORBIDDEN_PAGE = `<!doctype html>
  * this path). A browser page visit without a session goes to the sign-in page; a signed-in
  * customer gets a 403 page. The board's own API calls (JSON) get 401 or 403 JSON.
  */
-function adminsOnly(jwtSecret: string, ends: SessionEnds): RequestHandler {
+function adminsOnly(jwtSecret: SessionKeys, ends: SessionEnds): RequestHandler {
   return async (req, res, next) => {
     const user = await liveSessionFrom(req, jwtSecret, ends);
     if (user?.role === 'admin') {
@@ -82,7 +94,7 @@ const sameOriginChanges: RequestHandler = (req, res, next) => {
  */
 export function queueBoard(
   redis: IORedis,
-  options: { jwtSecret: string; queuePrefix: string; sessionTtlSeconds: number },
+  options: { jwtSecret: SessionKeys; queuePrefix: string; sessionTtlSeconds: number },
   logger: Logger,
 ): Router {
   const ends = new SessionEnds(redis, options.sessionTtlSeconds, logger);

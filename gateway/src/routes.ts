@@ -40,7 +40,12 @@ const prefixes = Object.entries(routingTable).flatMap(([service, paths]) =>
   paths.map((prefix) => ({ prefix, service: service as ServiceName })),
 );
 
-/** The service owning a path: a prefix matches itself and anything below it, never a longer name. */
+/** The routing entry of a path: a prefix matches itself and anything below it, never a longer name. */
+export function routeFor(path: string): { prefix: string; service: ServiceName } | undefined {
+  return prefixes.find(({ prefix }) => path === prefix || path.startsWith(`${prefix}/`));
+}
+
+/** The service owning a path (see routeFor). */
 export function serviceFor(path: string): ServiceName | undefined {
-  return prefixes.find(({ prefix }) => path === prefix || path.startsWith(`${prefix}/`))?.service;
+  return routeFor(path)?.service;
 }

@@ -14,6 +14,7 @@ import {
 } from '@raseed/kit/testing';
 import express from 'express';
 import fs from 'node:fs';
+import os from 'node:os';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -23,6 +24,7 @@ import supertest from 'supertest';
 import { createGateway } from '../../gateway/src/app';
 import { loadGatewayConfig } from '../../gateway/src/config';
 import { startSupplierSim } from '../supplier-sim/src';
+import { orderLoad, startLoadStore } from '../cluster/load';
 import { loadCatalogConfig } from '../../services/catalog/src/config';
 import { startCatalog } from '../../services/catalog/src/service';
 import { loadOrdersConfig } from '../../services/orders/src/config';
@@ -35,6 +37,7 @@ import { runReconcile } from '../../services/wallet/src/reconcile';
 import { startWallet } from '../../services/wallet/src/service';
 
 const CONCURRENCY = 16;
+const CLUSTER_SECONDS = 30;
 
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
@@ -246,7 +249,7 @@ async function orderFigures(
       'the same writes straight on the store (order, entry, paid)',
       `${raw.perSecond.toFixed(0)} /s  (orders reach ${((placed.perSecond / raw.perSecond) * 100).toFixed(1)}% of it)`,
     );
-    const code = await runReconcile({ ...wallet.config, PAYMENTS_URL: paymentsUrl });
+    const code = await runReconcile({ ...wallet.config, PAYMENTS_URL: [paymentsUrl] });
     line('wallet reconcile after the orders', code === 0 ? 'clean' : 'MISMATCHES (see above)');
 
     // Status sync: 5,000 waiting orders the supplier took, all completed there.
@@ -344,6 +347,41 @@ export function storefrontFigures(dist = FRONTEND_DIST) {
     `initial JavaScript for / (gzip, ${initial.size} file${initial.size === 1 ? '' : 's'})`,
     `${kB(initialBytes)}  (initial is ${allBytes ? ((initialBytes / allBytes) * 100).toFixed(0) : 0}% of all JS, ${kB(allBytes)} in ${allJs.length} files)`,
   );
+}
+
+/**
+ * Orders per second through the gateway with one and with two instances of every service, each
+ * a process of its own (the scale test's store), 50 customers ordering in a closed loop.
+ */
+async function clusterFigures() {
+  console.log(
+    `\nScale-out (50 customers ordering through the gateway for ${CLUSTER_SECONDS} s; every process on this machine's ${os.cpus().length} cores)`,
+  );
+  for (const n of [1, 2]) {
+    const instances = { auth: n, wallet: n, catalog: n, orders: n, payments: n };
+    process.stderr.write(`  starting the store with ${n} instance(s) of each service…\n`);
+    const store = await startLoadStore(instances, {
+      gateway: 4950,
+      auth: 4951,
+      wallet: 4952,
+      catalog: 4953,
+      orders: 4954,
+      payments: 4955,
+    });
+    try {
+      const productId = await store.api.createdProduct(store.adminToken, 0.01);
+      const shoppers = await store.api.shoppers(50, 100, store.adminToken);
+      await orderLoad(store.api, shoppers, productId, 5);
+      const load = await orderLoad(store.api, shoppers, productId, CLUSTER_SECONDS);
+      const failed = store.api.client.requests.filter((r) => r.status === 0 || r.status >= 500).length;
+      line(
+        `${n} instance${n > 1 ? 's' : ''} of each service (${load.placed.length} orders)`,
+        `${load.perSecond.toFixed(1)} /s, p50 ${percentile(load.latencies, 50).toFixed(0)} ms, p99 ${percentile(load.latencies, 99).toFixed(0)} ms${failed ? `, ${failed} failed attempts` : ''}`,
+      );
+    } finally {
+      await store.stop();
+    }
+  }
 }
 
 async function main() {
@@ -446,6 +484,7 @@ async function main() {
   } finally {
     await deleteTopics(TEST_TOPIC_PREFIX);
   }
+  await clusterFigures();
   storefrontFigures();
 }
 

@@ -83,9 +83,10 @@ class Load {
   }
 
   /** The same by operation, for the log: 'order 201', 'top-up 503', … */
-  byOperation(): Record<string, number> {
+  byOperation(since = 0): Record<string, number> {
     const counts: Record<string, number> = {};
-    for (const a of this.answers) counts[`${a.op} ${a.status}`] = (counts[`${a.op} ${a.status}`] ?? 0) + 1;
+    for (const a of this.answers.filter((x) => x.at >= since))
+      counts[`${a.op} ${a.status}`] = (counts[`${a.op} ${a.status}`] ?? 0) + 1;
     return counts;
   }
 
@@ -191,6 +192,9 @@ async function outage(component: string, how: 'down' | 'kill', expectRefusals: b
   await eventually(async () => (load.succeededSince(Date.now() - 1000) ? true : undefined), {
     timeoutMs: 120_000,
     what: `orders, top-ups and confirms to succeed again after ${component} came back`,
+  }).catch((err: Error) => {
+    // What the customers were answered since it came back says which part did not recover.
+    throw new Error(`${err.message}; answers since: ${JSON.stringify(load.byOperation(back))}`);
   });
   await sleep(2000);
   await load.stop();
@@ -222,8 +226,8 @@ async function outage(component: string, how: 'down' | 'kill', expectRefusals: b
   expect(
     await runReconcile({
       ...orders.wallet.config,
-      PAYMENTS_URL: payments.url,
-      ORDERS_URL: orders.url(),
+      PAYMENTS_URL: [payments.url],
+      ORDERS_URL: [orders.url()],
     }),
   ).toBe(0);
 }

@@ -1,10 +1,13 @@
-import { toMicros } from '@raseed/kit';
+import { createQueue, QUEUE_NAMES, toMicros } from '@raseed/kit';
 import { eventually } from '@raseed/kit/testing';
 import { Types } from 'mongoose';
 import { startTestOrders, type TestOrders } from '../../services/orders/test/support';
 import { startMoneyServices, type MoneyServices } from '../../services/payments/test/support';
 import { bearer, newUser, type TestUser } from '../../services/wallet/test/support';
+import supertest from 'supertest';
+import type { ReconcileResult } from '../../services/wallet/src/jobs/reconcile';
 import { runReconcile } from '../../services/wallet/src/reconcile';
+import { startWallet } from '../../services/wallet/src/service';
 
 /**
  * npm run reconcile over the whole store: the wallet's ledger against the payments and the
@@ -32,8 +35,8 @@ async function reconcile(): Promise<{ code: number; lines: string[] }> {
   try {
     const code = await runReconcile({
       ...money.wallet.config,
-      PAYMENTS_URL: money.service.url,
-      ORDERS_URL: orders.url(),
+      PAYMENTS_URL: [money.service.url],
+      ORDERS_URL: [orders.url()],
     });
     return { code, lines };
   } finally {
@@ -128,5 +131,37 @@ describe('npm run reconcile', () => {
     // The customer still sees only what was really paid.
     const mine = await orders.http().post('/api/orders/myorders').set(bearer(user)).send({}).expect(200);
     expect(mine.body.orders.map((o: { id: string }) => o.id)).toContain(rejected);
+  });
+});
+
+describe('the nightly reconcile job', () => {
+  it('finds what npm run reconcile finds, keeps it as its result and shows it in the metrics', async () => {
+    // A wallet instance that knows where payments and orders answer, as under npm start.
+    const wallet = await startWallet({
+      ...money.wallet.config,
+      PORT: 0,
+      PAYMENTS_URL: [money.service.url],
+      ORDERS_URL: [orders.url()],
+    });
+    const queue = createQueue(QUEUE_NAMES.reconcile, wallet.context.redis, money.wallet.config.QUEUE_PREFIX);
+    try {
+      const { lines } = await reconcile();
+      const expected = lines.filter((l) => l.includes('MISMATCH')).map((l) => l.replace('  MISMATCH ', ''));
+      // The store as the test above left it: two orders whose money does not add up.
+      expect(expected).toHaveLength(2);
+      const job = await queue.add('reconcile', { reason: 'test' });
+      const result = await eventually(
+        async () => ((await queue.getJob(job.id!))?.returnvalue as ReconcileResult | null) ?? undefined,
+        { what: 'the reconcile job to finish', timeoutMs: 60_000 },
+      );
+      expect(result.mismatches).toBe(2);
+      expect(result.problems.sort()).toEqual(expected.sort());
+      expect(result.summary).toMatch(/^wallet reconcile: \d+ accounts/);
+      const metrics = await supertest(wallet.url).get('/metrics').expect(200);
+      expect(metrics.text).toMatch(/^raseed_reconcile_mismatches\{[^}]*\} 2$/m);
+    } finally {
+      await queue.close();
+      await wallet.stop();
+    }
   });
 });

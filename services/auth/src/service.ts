@@ -1,4 +1,4 @@
-import { ApiRoutes, Limit, startService, type RunningService } from '@raseed/kit';
+import { ApiRoutes, Limit, sessionKeys, startService, type RunningService } from '@raseed/kit';
 import type { AuthConfig } from './config';
 import { FiguresStore } from './data/figures';
 import { ResetStore } from './data/resets';
@@ -23,6 +23,7 @@ export function startAuth(config: AuthConfig): Promise<RunningService> {
     await figures.sales.init();
     const emails = emailQueue(ctx.redis, config.QUEUE_PREFIX);
     ctx.onStop(() => emails.close());
+    ctx.metrics.watchQueue(emails);
     ctx.onStop(
       startEmailWorker(
         ctx.redis,
@@ -30,7 +31,7 @@ export function startAuth(config: AuthConfig): Promise<RunningService> {
           smtpUrl: config.SMTP_URL,
           from: config.MAIL_FROM,
           prefix: config.QUEUE_PREFIX,
-          secretKey: config.JWT_SECRET,
+          secretKeys: sessionKeys(config),
         },
         ctx.logger,
       ),

@@ -22,3 +22,12 @@ describe('the password-reset e-mail', () => {
     expect(() => unsealed({ ...queued, sealed: flipped }, KEY)).toThrow();
   });
 });
+
+describe('a reset e-mail queued before JWT_SECRET was rotated', () => {
+  it('is opened with the previous key while it is configured', () => {
+    const queued = resetPasswordEmail('sam@example.com', 'Sam', LINK, KEY);
+    const rotated = ['the-new-secret-of-at-least-32-characters', KEY];
+    expect(unsealed(queued, rotated).text).toContain(LINK);
+    expect(() => unsealed(queued, rotated.slice(0, 1))).toThrow();
+  });
+});

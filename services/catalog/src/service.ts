@@ -63,6 +63,7 @@ export function startCatalog(config: CatalogConfig): Promise<RunningService> {
       prefix: config.QUEUE_PREFIX,
     });
     ctx.onStop(() => jobs.close());
+    ctx.metrics.watchQueue(jobs.queue);
     await jobs.start();
 
     return {

@@ -2,9 +2,10 @@ import cookieParser from 'cookie-parser';
 import express, { type ErrorRequestHandler, type Express, type Router } from 'express';
 import helmet from 'helmet';
 import mongoose from 'mongoose';
-import { authenticate } from './auth';
+import { authenticate, type SessionKeys } from './auth';
 import { HttpError } from './errors';
 import { requestLogging } from './http-log';
+import type { Metrics } from './metrics';
 import type { SessionEnds } from './sessions';
 import type { Logger } from './logger';
 
@@ -12,13 +13,16 @@ export type ReadinessCheck = () => Promise<boolean>;
 
 export interface AppOptions {
   logger: Logger;
-  jwtSecret: string;
+  /** The current session secret, and the previous one during a rotation. */
+  jwtSecret: SessionKeys;
   routes: Router;
   readiness: Record<string, ReadinessCheck>;
   /** The service's OpenAPI document, for the gateway's /api/docs. */
   openapi?: object;
   /** Sessions ended by logout, a password reset or a deletion (see SessionEnds). */
   sessions?: SessionEnds;
+  /** Served at /metrics (the gateway never routes it), and fed every request's timing. */
+  metrics?: Metrics;
   bodyLimit?: string;
 }
 
@@ -30,6 +34,7 @@ export function createApp({
   readiness,
   openapi,
   sessions,
+  metrics,
   bodyLimit = '100kb',
 }: AppOptions): Express {
   const app = express();
@@ -37,6 +42,10 @@ export function createApp({
   app.set('trust proxy', 'loopback, uniquelocal');
   app.use(helmet());
   app.use(requestLogging(logger));
+  if (metrics) {
+    app.use(metrics.timing());
+    app.get('/metrics', metrics.handler());
+  }
 
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });

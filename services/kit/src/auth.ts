@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import jwt from 'jsonwebtoken';
 import { forbidden, unauthorized } from './errors';
@@ -26,16 +27,46 @@ declare module 'express-serve-static-core' {
 
 export const SESSION_COOKIE = 'token';
 
+/**
+ * The keys sessions are checked with: the current secret first, then, while a rotation is under
+ * way, the previous one (JWT_PREVIOUS_SECRET), so sessions signed before it stay valid until they
+ * expire (OPERATIONS.md, Rotating the session secret).
+ */
+export type SessionKeys = string | readonly string[];
+
+/** The keys of a configuration: JWT_SECRET, and JWT_PREVIOUS_SECRET while a rotation is under way. */
+export const sessionKeys = (config: { JWT_SECRET: string; JWT_PREVIOUS_SECRET?: string }): string[] =>
+  [config.JWT_SECRET, config.JWT_PREVIOUS_SECRET].filter((key): key is string => !!key);
+
+/** A key's public name in a token's header (`kid`): a digest, never the key. */
+export const keyId = (secret: string) => createHash('sha256').update(secret).digest('hex').slice(0, 16);
+
+/** Signs with the current key, named in the header so a verifier picks it without trying others. */
 export function signSession(
   user: Omit<SessionUser, 'authorized' | 'signedAt'>,
   secret: string,
   ttlSeconds: number,
 ): string {
   const claims: SessionUser = { ...user, authorized: true, signedAt: Date.now() };
-  return jwt.sign(claims, secret, { algorithm: 'HS256', expiresIn: ttlSeconds });
+  return jwt.sign(claims, secret, { algorithm: 'HS256', expiresIn: ttlSeconds, keyid: keyId(secret) });
 }
 
-export function verifySession(token: string, secret: string): SessionUser | null {
+/** The key a token names; a token that names none (signed before keys had names) may be any. */
+function keysFor(token: string, keys: SessionKeys): readonly string[] {
+  const all = typeof keys === 'string' ? [keys] : keys;
+  const kid = jwt.decode(token, { complete: true })?.header.kid;
+  return kid === undefined ? all : all.filter((key) => keyId(key) === kid);
+}
+
+export function verifySession(token: string, keys: SessionKeys): SessionUser | null {
+  for (const key of keysFor(token, keys)) {
+    const user = verifyWith(token, key);
+    if (user) return user;
+  }
+  return null;
+}
+
+function verifyWith(token: string, secret: string): SessionUser | null {
   try {
     const claims = jwt.verify(token, secret, { algorithms: ['HS256'] });
     if (typeof claims !== 'object' || claims === null) return null;
@@ -60,7 +91,7 @@ export function verifySession(token: string, secret: string): SessionUser | null
 }
 
 /** Reads the session from the `token` cookie, or from an `Authorization: Bearer` header. */
-export function sessionFrom(req: Request, secret: string): SessionUser | null {
+export function sessionFrom(req: Request, secret: SessionKeys): SessionUser | null {
   const cookies = req.cookies as Record<string, unknown> | undefined;
   const cookie = cookies?.[SESSION_COOKIE];
   const header = req.headers.authorization;
@@ -76,7 +107,7 @@ export function sessionFrom(req: Request, secret: string): SessionUser | null {
 /** The request's session when it is valid and has not been ended (logout, a reset, a deletion: see SessionEnds). */
 export async function liveSessionFrom(
   req: Request,
-  secret: string,
+  secret: SessionKeys,
   ends?: SessionEnds,
 ): Promise<SessionUser | null> {
   const user = sessionFrom(req, secret);
@@ -84,7 +115,7 @@ export async function liveSessionFrom(
 }
 
 /** Sets `req.user` when the request carries a live session; never rejects by itself. */
-export function authenticate(secret: string, ends?: SessionEnds): RequestHandler {
+export function authenticate(secret: SessionKeys, ends?: SessionEnds): RequestHandler {
   return async (req, _res, next) => {
     req.user = (await liveSessionFrom(req, secret, ends)) ?? undefined;
     next();

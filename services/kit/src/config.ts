@@ -52,6 +52,11 @@ export const baseEnv = z.object({
     .default('raseed'),
   PUBLIC_URL: z.string().url().default('http://localhost:8080'),
   JWT_SECRET: z.string().min(32, 'JWT_SECRET must be at least 32 characters').optional(),
+  /**
+   * The secret sessions were signed with before JWT_SECRET replaced it: still accepted until
+   * those sessions expire (JWT_TTL_SECONDS), then removed (OPERATIONS.md).
+   */
+  JWT_PREVIOUS_SECRET: z.string().min(32, 'JWT_PREVIOUS_SECRET must be at least 32 characters').optional(),
   /** Shared by the services for their internal calls (ARCHITECTURE rule 10). */
   SERVICE_TOKEN: z.string().min(32, 'SERVICE_TOKEN must be at least 32 characters').optional(),
   JWT_TTL_SECONDS: z.coerce

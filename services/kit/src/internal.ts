@@ -2,6 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { RequestHandler } from 'express';
 import pRetry from 'p-retry';
 import { forbidden, HttpError } from './errors';
+import { Instances } from './instances';
 
 /** Service-to-service calls (ARCHITECTURE rule 10) carry this header; the gateway never routes /internal. */
 export const SERVICE_TOKEN_HEADER = 'x-service-token';
@@ -20,15 +21,20 @@ export function requireService(token: string): RequestHandler {
 /**
  * Calls another service's internal API. The calls it is used for are idempotent, so a
  * network failure or a 5xx is retried with backoff; a 4xx is the callee's answer and is
- * passed on as an HttpError carrying the callee's fields.
+ * passed on as an HttpError carrying the callee's fields. With several instances each attempt
+ * goes to the next healthy one, so a retry after an instance died reaches a live one.
  */
 export class ServiceClient {
+  private readonly instances: Instances;
+
   constructor(
     private readonly service: string,
-    private readonly baseUrl: string,
+    baseUrls: string | string[],
     private readonly token: string,
     private readonly options: { retries?: number; timeoutMs?: number } = {},
-  ) {}
+  ) {
+    this.instances = new Instances(service, [baseUrls].flat()).start();
+  }
 
   async post<T>(path: string, body: unknown = {}): Promise<T> {
     return this.call<T>('POST', path, body);
@@ -40,17 +46,21 @@ export class ServiceClient {
 
   private async call<T>(method: string, path: string, body?: unknown): Promise<T> {
     const unavailable = `The ${this.service} service is unavailable. Please try again.`;
+    const tried: string[] = [];
     return pRetry(
       async () => {
+        const baseUrl = this.instances.pick(tried);
+        tried.push(baseUrl);
         let res: Response;
         try {
-          res = await fetch(`${this.baseUrl}${path}`, {
+          res = await fetch(`${baseUrl}${path}`, {
             method,
             headers: { 'content-type': 'application/json', [SERVICE_TOKEN_HEADER]: this.token },
             body: body === undefined ? undefined : JSON.stringify(body),
             signal: AbortSignal.timeout(this.options.timeoutMs ?? 10_000),
           });
-        } catch {
+        } catch (err) {
+          if (refused(err)) this.instances.failed(baseUrl);
           throw new HttpError(503, unavailable);
         }
         const answer = (await res.json().catch(() => ({}))) as Record<string, unknown>;
@@ -64,3 +74,10 @@ export class ServiceClient {
     );
   }
 }
+
+/** A connection the callee refused: the request never reached it. */
+export const refused = (err: unknown): boolean => {
+  const code =
+    (err as { code?: string; cause?: { code?: string } })?.cause?.code ?? (err as { code?: string })?.code;
+  return code === 'ECONNREFUSED';
+};

@@ -47,6 +47,8 @@ export const QUEUE_NAMES = {
   orderPlacement: 'order-placement',
   /** orders: supplier order status sync. */
   orderStatus: 'order-status',
+  /** wallet: the nightly reconcile of the ledger against payments and orders. */
+  reconcile: 'wallet-reconcile',
 } as const;
 
 export const defaultJobOptions: JobsOptions = {
@@ -60,16 +62,16 @@ export function createQueue<T>(name: string, connection: IORedis, prefix = 'rase
   return new Queue<T>(name, { connection, prefix, defaultJobOptions });
 }
 
-export function createWorker<T>(
+export function createWorker<T, R = unknown>(
   name: string,
-  processor: Processor<T>,
+  processor: Processor<T, R>,
   connection: IORedis,
   logger: Logger,
   options: { concurrency?: number; prefix?: string } = {},
-): Worker<T> {
+): Worker<T, R> {
   // A worker blocks its connection while waiting for jobs, so it gets one of its own.
   const own = connection.duplicate({ maxRetriesPerRequest: null, commandTimeout: undefined });
-  const worker = new Worker<T>(name, processor, {
+  const worker = new Worker<T, R>(name, processor, {
     connection: own,
     prefix: options.prefix ?? 'raseed',
     concurrency: options.concurrency ?? 4,

@@ -7,11 +7,13 @@ import type { Kafka } from 'kafkajs';
 import type { Connection } from 'mongoose';
 import { openApiDocument } from './api';
 import { createApp, type ReadinessCheck } from './app';
+import { sessionKeys } from './auth';
 import { startConsumer, type EventHandlers } from './consumer';
 import type { BaseConfig } from './config';
 import { createKafka } from './kafka';
 import { DocumentLocks } from './locks';
 import { createLogger, type Logger } from './logger';
+import { Metrics } from './metrics';
 import { connectMongo } from './mongo';
 import { Outbox, OutboxRelay } from './outbox';
 import { redisConnection } from './queue';
@@ -36,6 +38,8 @@ export interface ServiceContext<C extends ServiceConfig = ServiceConfig> {
   outbox: Outbox;
   /** Sessions ended by logout, a password reset or a deletion; every service learns them from auth's events. */
   sessions: SessionEnds;
+  /** The process's Prometheus metrics (/metrics): a service adds its queues and business figures. */
+  metrics: Metrics;
   /** Tells the outbox relay that a write just recorded events, so it publishes them now. */
   eventsRecorded(): void;
   /** Registers work to close on stop; closed in reverse order after HTTP has drained. */
@@ -80,6 +84,8 @@ export async function startService<C extends ServiceConfig>(
   const locks = new DocumentLocks(redis);
   const outbox = new Outbox(mongo);
   const sessions = new SessionEnds(redis, config.JWT_TTL_SECONDS, logger.child({ component: 'sessions' }));
+  const metrics = new Metrics(name);
+  metrics.watchOutbox(outbox);
   const relay = new OutboxRelay(
     kafka,
     outbox,
@@ -101,16 +107,24 @@ export async function startService<C extends ServiceConfig>(
     locks,
     outbox,
     sessions,
+    metrics,
     eventsRecorded: () => relay.nudge(),
     onStop: (c) => closers.push(c),
     consume: async (handlers) => {
+      const groupId = config.KAFKA_GROUP ?? name;
+      // Every service applies the session ends auth announces (see SessionEnds).
+      const all: EventHandlers = { 'user.sessions-ended': (event) => sessions.learn(event), ...handlers };
+      metrics.watchConsumerLag(
+        kafka,
+        groupId,
+        Object.keys(all).map((type) => config.KAFKA_TOPIC_PREFIX + type),
+      );
       const stop = await startConsumer({
         kafka,
-        groupId: config.KAFKA_GROUP ?? name,
+        groupId,
         mongo,
         logger: logger.child({ component: 'consumer' }),
-        // Every service applies the session ends auth announces (see SessionEnds).
-        handlers: { 'user.sessions-ended': (event) => sessions.learn(event), ...handlers },
+        handlers: all,
         fromBeginning: config.KAFKA_FROM_BEGINNING,
         topicPrefix: config.KAFKA_TOPIC_PREFIX,
         partitions: config.KAFKA_PARTITIONS,
@@ -125,10 +139,11 @@ export async function startService<C extends ServiceConfig>(
 
   const app = createApp({
     logger,
-    jwtSecret: config.JWT_SECRET,
+    jwtSecret: sessionKeys(config),
     routes: parts.routes,
     openapi: parts.docs && openApiDocument(name, parts.docs),
     sessions,
+    metrics,
     readiness: {
       mongo: async () => mongo.readyState === 1,
       redis: async () => (await redis.ping()) === 'PONG',

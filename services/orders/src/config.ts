@@ -1,4 +1,4 @@
-import { loadConfig } from '@raseed/kit';
+import { loadConfig, serviceUrls } from '@raseed/kit';
 import { z } from 'zod';
 
 export function loadOrdersConfig(env: NodeJS.ProcessEnv = process.env) {
@@ -6,8 +6,8 @@ export function loadOrdersConfig(env: NodeJS.ProcessEnv = process.env) {
     {
       PORT: z.coerce.number().int().min(0).default(4004),
       MONGO_DB: z.string().default('raseed_orders'),
-      WALLET_URL: z.string().url().default('http://127.0.0.1:4002'),
-      CATALOG_URL: z.string().url().default('http://127.0.0.1:4003'),
+      WALLET_URL: serviceUrls('http://127.0.0.1:4002'),
+      CATALOG_URL: serviceUrls('http://127.0.0.1:4003'),
       /** An order left unpaid this long (its placement was cut off) is finished or undone. */
       ORDER_REPAIR_AFTER_SECONDS: z.coerce.number().int().min(1).default(120),
       /** Tries at placing a supplier order before it is rejected and refunded, and the first wait between them. */

@@ -58,6 +58,28 @@ export function startOrders(config: OrdersConfig): Promise<RunningService> {
       syncEverySeconds: config.ORDER_SYNC_SECONDS,
     });
     ctx.onStop(() => jobs.close());
+    for (const queue of jobs.queues) ctx.metrics.watchQueue(queue);
+    // What waits for someone: paid orders waiting, stuck supplier orders and open disputes.
+    ctx.metrics.gauge('raseed_orders_waiting', 'Paid orders waiting for a decision', [], async () => [
+      { value: await orders.count({ status: 'waiting' }) },
+    ]);
+    ctx.metrics.gauge(
+      'raseed_orders_stuck',
+      'Paid supplier orders waiting longer than ORDER_STUCK_HOURS',
+      [],
+      async () => {
+        const [, total] = await orders.stuck(
+          new Date(Date.now() - config.ORDER_STUCK_HOURS * HOUR_MS),
+          {},
+          1,
+          1,
+        );
+        return [{ value: total }];
+      },
+    );
+    ctx.metrics.gauge('raseed_orders_disputed', 'Disputed orders not yet resolved', [], async () => [
+      { value: (await disputes.unresolved({}, 1, 1))[1] },
+    ]);
 
     const api = new ApiRoutes(config.SERVICE_TOKEN);
     orderRoutes(api, deps);

@@ -1,4 +1,4 @@
-import { loadConfig } from '@raseed/kit';
+import { loadConfig, serviceUrls } from '@raseed/kit';
 import { z } from 'zod';
 
 export function loadPaymentsConfig(env: NodeJS.ProcessEnv = process.env) {
@@ -6,7 +6,7 @@ export function loadPaymentsConfig(env: NodeJS.ProcessEnv = process.env) {
     {
       PORT: z.coerce.number().int().min(0).default(4005),
       MONGO_DB: z.string().default('raseed_payments'),
-      WALLET_URL: z.string().url().default('http://127.0.0.1:4002'),
+      WALLET_URL: serviceUrls('http://127.0.0.1:4002'),
       /** The largest single payment in dollars, a top-up or an admin's credit or withdrawal. */
       MAX_PAYMENT_AMOUNT: z.coerce.number().positive().default(10_000),
       /** Where customers send their transfers (shown on the Add Credit page). */

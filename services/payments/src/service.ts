@@ -20,6 +20,19 @@ export function startPayments(config: PaymentsConfig): Promise<RunningService> {
     await receipts.ensureBucket();
     const wallet = new ServiceClient('wallet', config.WALLET_URL, config.SERVICE_TOKEN);
 
+    ctx.metrics.gauge('raseed_topups_waiting', 'Top-ups waiting for an admin', [], async () => [
+      { value: await payments.count({ status: 'waiting' }) },
+    ]);
+    ctx.metrics.gauge(
+      'raseed_topups_oldest_waiting_seconds',
+      'How long the oldest waiting top-up has waited (0 when none)',
+      [],
+      async () => {
+        const oldest = await payments.oldestWaiting();
+        return [{ value: oldest ? (Date.now() - oldest.getTime()) / 1000 : 0 }];
+      },
+    );
+
     const api = new ApiRoutes(config.SERVICE_TOKEN);
     paymentRoutes(api, { config, payments, users, receipts, wallet, published: ctx.eventsRecorded });
     internalRoutes(api, payments);

@@ -71,7 +71,7 @@ export async function startMoneyServices(extra: Record<string, string> = {}) {
     },
     /** npm run wallet:reconcile against these two services; answers its exit code. */
     reconcile() {
-      return runReconcile({ ...wallet.config, PAYMENTS_URL: service.url });
+      return runReconcile({ ...wallet.config, PAYMENTS_URL: [service.url] });
     },
     async stop() {
       await service.stop();

@@ -6,10 +6,30 @@ import {
   Outbox,
   ServiceClient,
 } from '@raseed/kit';
-import { loadWalletConfig } from './config';
+import { loadWalletConfig, type WalletConfig } from './config';
 import { entryModel, Ledger } from './data/ledger';
-import { reconcile, type ConfirmedPayment } from './domain/reconcile';
+import { reconcile, type ConfirmedPayment, type ReconcileReport } from './domain/reconcile';
 import type { ReconciledOrder } from './domain/reconcile-orders';
+
+/**
+ * The store's records the reconcile checks: this ledger, the payments service's confirmed
+ * payments and, when ORDERS_URL is set, every order (the CLI below and the nightly job).
+ */
+export function reconcileSources(config: WalletConfig, ledger: Ledger) {
+  const payments = new ServiceClient('payments', config.PAYMENTS_URL, config.SERVICE_TOKEN);
+  const orders = config.ORDERS_URL && new ServiceClient('orders', config.ORDERS_URL, config.SERVICE_TOKEN);
+  return {
+    accounts: () => ledger.accounts(),
+    chain: (account: string) => ledger.chain(account),
+    confirmedPayments: () => confirmedPayments(payments),
+    orders: orders ? () => allOrders(orders) : undefined,
+  };
+}
+
+/** One line a person reads of what a reconcile checked. */
+export const reconcileSummary = (report: ReconcileReport) =>
+  `wallet reconcile: ${report.accounts} accounts, ${report.entries} ledger entries, ` +
+  `${report.payments} confirmed payments, ${report.orders} orders (${report.inFlight} still on their way)`;
 
 /**
  * npm run wallet:reconcile: checks every account's chain against itself and against the
@@ -21,25 +41,16 @@ export async function runReconcile(config = loadWalletConfig()): Promise<number>
   const redis = redisConnection(config.REDIS_URL);
   try {
     const ledger = new Ledger(entryModel(mongo), new DocumentLocks(redis), redis, new Outbox(mongo));
-    const payments = new ServiceClient('payments', config.PAYMENTS_URL, config.SERVICE_TOKEN);
     let lastShown = 0;
     const report = await reconcile({
-      accounts: () => ledger.accounts(),
-      chain: (account) => ledger.chain(account),
-      confirmedPayments: () => confirmedPayments(payments),
-      orders: config.ORDERS_URL
-        ? () => allOrders(new ServiceClient('orders', config.ORDERS_URL!, config.SERVICE_TOKEN))
-        : undefined,
+      ...reconcileSources(config, ledger),
       progress: (done, total) => {
         if (Date.now() - lastShown < 2000 && done < total) return;
         lastShown = Date.now();
         process.stderr.write(`  checked ${done} of ${total} accounts\n`);
       },
     });
-    console.log(
-      `wallet reconcile: ${report.accounts} accounts, ${report.entries} ledger entries, ` +
-        `${report.payments} confirmed payments, ${report.orders} orders (${report.inFlight} still on their way)`,
-    );
+    console.log(reconcileSummary(report));
     for (const dispute of report.disputes) console.log(`  DISPUTED ${dispute}`);
     for (const problem of report.problems) console.log(`  MISMATCH ${problem}`);
     console.log(report.problems.length ? `${report.problems.length} mismatches` : 'no mismatches');

@@ -1,8 +1,9 @@
-import { ApiRoutes, startService, type RunningService } from '@raseed/kit';
+import { ApiRoutes, startService, toDollars, type RunningService } from '@raseed/kit';
 import type { WalletConfig } from './config';
 import { entryModel, Ledger } from './data/ledger';
 import { onPaymentConfirmed } from './events/payment-confirmed';
 import { onUserRegistered } from './events/user-registered';
+import { reconcileJobs } from './jobs/reconcile';
 import { internalRoutes } from './routes/internal';
 import { walletRoutes } from './routes/wallet';
 
@@ -13,9 +14,24 @@ export function startWallet(config: WalletConfig): Promise<RunningService> {
     await Entry.init();
     const ledger = new Ledger(Entry, ctx.locks, ctx.redis, ctx.outbox);
 
+    ctx.metrics.gauge(
+      'raseed_ledger_dollars',
+      'Dollars moved by the ledger so far, by movement',
+      ['movement'],
+      async () =>
+        Object.entries(await ledger.totals()).map(([movement, micros]) => ({
+          labels: { movement },
+          value: toDollars(micros),
+        })),
+    );
+
     const api = new ApiRoutes(config.SERVICE_TOKEN);
     walletRoutes(api, ledger);
     internalRoutes(api, ledger);
+
+    const jobs = reconcileJobs(ctx.redis, ctx.logger, config, ledger, ctx.metrics);
+    ctx.onStop(() => jobs.close());
+    await jobs.start();
 
     await ctx.consume({
       'user.registered': onUserRegistered(ledger),

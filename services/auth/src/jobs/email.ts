@@ -34,11 +34,23 @@ export function openSecret(key: string, sealed: string): string {
   return Buffer.concat([decipher.update(body!), decipher.final()]).toString('utf8');
 }
 
-/** The e-mail as sent: its sealed secret, if any, put back in its text and html. */
-export function unsealed(email: Email, key: string): Omit<Email, 'sealed'> {
+/**
+ * The e-mail as sent: its sealed secret, if any, put back in its text and html. Opened with the
+ * first key that fits: one sealed before a rotation of JWT_SECRET fits the previous key.
+ */
+export function unsealed(email: Email, keys: string | readonly string[]): Omit<Email, 'sealed'> {
   const { sealed, ...rest } = email;
   if (!sealed) return rest;
-  const secret = openSecret(key, sealed);
+  const candidates = typeof keys === 'string' ? [keys] : keys;
+  const opened = candidates.map((key) => {
+    try {
+      return openSecret(key, sealed);
+    } catch {
+      return undefined;
+    }
+  });
+  const secret = opened.find((s) => s !== undefined);
+  if (secret === undefined) throw new Error('the e-mail was sealed with a key this process does not have');
   return {
     ...rest,
     text: rest.text.replaceAll(PLACEHOLDER, secret),
@@ -55,7 +67,7 @@ export function emailQueue(redis: IORedis, prefix: string) {
 /** Delivers queued e-mails over SMTP; a failed delivery is retried with backoff by BullMQ. */
 export function startEmailWorker(
   redis: IORedis,
-  options: { smtpUrl: string; from: string; prefix: string; secretKey: string },
+  options: { smtpUrl: string; from: string; prefix: string; secretKeys: readonly string[] },
   logger: Logger,
 ) {
   const { smtpUrl, from } = options;
@@ -63,7 +75,7 @@ export function startEmailWorker(
   const worker = createWorker<Email>(
     EMAIL_QUEUE,
     async (job) => {
-      await transport.sendMail({ from, ...unsealed(job.data, options.secretKey) });
+      await transport.sendMail({ from, ...unsealed(job.data, options.secretKeys) });
     },
     redis,
     logger,

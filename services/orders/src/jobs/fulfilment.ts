@@ -54,6 +54,7 @@ export function fulfilmentJobs(
   );
 
   return {
+    queues: [placements, statuses],
     /** Queues the placement of a paid supplier order; a placement that failed for good is tried again. */
     async place(orderId: string): Promise<boolean> {
       const earlier = await placements.getJob(orderId);

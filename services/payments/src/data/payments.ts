@@ -367,4 +367,14 @@ export class PaymentStore {
   count(filter: FilterQuery<Payment> = {}) {
     return this.payments.countDocuments(filter);
   }
+
+  /** When the oldest top-up still waiting was sent, if any waits. */
+  async oldestWaiting(): Promise<Date | undefined> {
+    const oldest = await this.payments
+      .findOne({ status: 'waiting' })
+      .sort({ createdAt: 1 })
+      .select({ createdAt: 1 })
+      .lean<Pick<Payment, 'createdAt'>>();
+    return oldest?.createdAt;
+  }
 }

@@ -109,6 +109,27 @@ export class Ledger {
    * (a short balance, a debt changed meanwhile) is only ever given on the true last entry,
    * never on the hint.
    */
+  /**
+   * Dollars moved so far (micro-dollars), by what moved them: top-ups and admins' credits,
+   * admins' withdrawals, order debits and refunds. Read for the operators' metrics.
+   */
+  async totals(): Promise<Record<'credits' | 'withdrawals' | 'debits' | 'refunds', number>> {
+    const sum = async (type: 'IN' | 'OUT', key: RegExp) => {
+      const [row] = await this.entries.aggregate<{ total: number }>([
+        { $match: { kind: 'movement', type, key } },
+        { $group: { _id: null, total: { $sum: '$amount' } } },
+      ]);
+      return row?.total ?? 0;
+    };
+    const [credits, withdrawals, debits, refunds] = await Promise.all([
+      sum('IN', /^payment:/),
+      sum('OUT', /^payment:/),
+      sum('OUT', /^order:.*:debit$/),
+      sum('IN', /^order:.*:refund$/),
+    ]);
+    return { credits, withdrawals, debits, refunds };
+  }
+
   move(m: Movement): Promise<MovementResult> {
     return this.locks.run(this.entries, m.account, async () => {
       let last = await this.last(m.account, { verified: false });

@@ -1,0 +1,191 @@
+/**
+ * Customers of a running store, made through its gateway as the storefront makes them, and the
+ * order load the bench and the scale test put on it: each customer orders again as soon as
+ * the last order is answered, each order under an Idempotency-Key of its own, sent again with
+ * the same key after no answer or a 5xx.
+ */
+import { dropDatabase, testEnv, uniqueName } from '@raseed/kit/testing';
+import { startSupplierSim } from '@raseed/supplier-sim';
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Client } from '../test/chaos/client';
+import { Cluster, SERVICES, type App, type Service } from '.';
+
+const RECEIPT = fs.readFileSync(path.resolve(__dirname, '../../services/payments/test/fixtures/receipt.png'));
+const PASSWORD = 'load-password-1';
+
+export interface Shopper {
+  email: string;
+  token: string;
+}
+
+/** Answers `count` tasks' results, `concurrency` at a time. */
+async function inTurn<T>(count: number, concurrency: number, task: (i: number) => Promise<T>): Promise<T[]> {
+  const results: T[] = [];
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      for (let i = next++; i < count; i = next++) results[i] = await task(i);
+    }),
+  );
+  return results;
+}
+
+/** The store's API as the storefront calls it; every answer outside `expected` is thrown. */
+export class StoreApi {
+  readonly client = new Client();
+
+  constructor(readonly url: string) {}
+
+  async call(
+    op: string,
+    path: string,
+    options: { token?: string; body?: object | FormData; method?: string; key?: string },
+    expected: number[] = [200, 201],
+  ): Promise<Record<string, unknown>> {
+    const answer = await this.client.retried('setup', op, `${this.url}${path}`, options, () => false);
+    if (!expected.includes(answer.status))
+      throw new Error(`${op} answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+    return answer.body;
+  }
+
+  async signIn(email: string, password = PASSWORD): Promise<string> {
+    const body = await this.call('sign in', '/api/signin', { body: { email, password } });
+    return body.token as string;
+  }
+
+  /** Signs customers up and in, and funds each wallet with a confirmed top-up of `dollars`. */
+  async shoppers(count: number, dollars: number, adminToken: string): Promise<Shopper[]> {
+    const run = randomUUID().slice(0, 8);
+    return inTurn(count, 8, async (i) => {
+      const email = `load-${run}-${i}@example.com`;
+      await this.call('sign up', '/api/signup', {
+        body: { username: `load${run}${i}`, email, phone: '+961 70 123456', password: PASSWORD },
+      });
+      const token = await this.signIn(email);
+      const form = new FormData();
+      form.set('product_name', 'Binance');
+      form.set('amount', String(dollars));
+      // A receipt is taken by one top-up only, so each is a picture of its own.
+      const receipt = Buffer.concat([RECEIPT, Buffer.from(randomUUID())]);
+      form.set('image', new Blob([receipt], { type: 'image/png' }), 'receipt.png');
+      const topUp = await this.call('top up', '/api/payments', { token, body: form, key: randomUUID() });
+      const id = (topUp.payment as { id: string }).id;
+      await this.call('confirm', `/api/payments/${id}/update-status`, {
+        token: adminToken,
+        method: 'PUT',
+        body: { action: 'confirmed' },
+      });
+      for (let tries = 0; ; tries++) {
+        const balance = await this.call('balance', '/api/balance', { token });
+        if (balance.balance === dollars) break;
+        if (tries > 200) throw new Error(`${email}'s top-up never reached the wallet`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      return { email, token };
+    });
+  }
+
+  /** A product admins fulfil by hand, at `price` dollars; answers its id. */
+  async createdProduct(adminToken: string, price: number): Promise<string> {
+    const form = new FormData();
+    form.set('productName', `Load gift card ${randomUUID().slice(0, 6)}`);
+    form.set('price', String(price));
+    form.set('params', 'Account e-mail');
+    form.set('category_name', 'Steam');
+    form.set('image', new Blob([RECEIPT], { type: 'image/png' }), 'card.png');
+    const body = await this.call('create product', '/api/create/product', { token: adminToken, body: form });
+    return (body.product as { id: string }).id;
+  }
+}
+
+export interface PlacedOrder {
+  shopper: number;
+  key: string;
+  orderId: string;
+  ms: number;
+}
+
+/**
+ * `shoppers` customers ordering `productId` for `seconds`, each again as soon as answered.
+ * An order's latency counts its retries. A 4xx is thrown: the load only places valid orders.
+ */
+export async function orderLoad(
+  api: StoreApi,
+  shoppers: Shopper[],
+  productId: string,
+  seconds: number,
+): Promise<{ placed: PlacedOrder[]; perSecond: number; latencies: number[] }> {
+  const placed: PlacedOrder[] = [];
+  const started = Date.now();
+  const end = started + seconds * 1000;
+  await Promise.all(
+    shoppers.map(async (shopper, i) => {
+      while (Date.now() < end) {
+        const key = randomUUID();
+        const at = performance.now();
+        // An order is followed to its answer even after the load's end (a minute at most).
+        const answer = await api.client.retried(
+          `customer ${i}`,
+          'order',
+          `${api.url}/api/orders`,
+          {
+            token: shopper.token,
+            key,
+            body: { product_id: productId, quantity: 1, params: 'Account e-mail:a@b.c' },
+          },
+          () => Date.now() > end + 60_000,
+        );
+        if (answer.status !== 201 && answer.status !== 200)
+          throw new Error(`an order answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+        placed.push({ shopper: i, key, orderId: answer.body.orderId as string, ms: performance.now() - at });
+      }
+    }),
+  );
+  const latencies = placed.map((p) => p.ms).sort((a, b) => a - b);
+  return { placed, perSecond: placed.length / ((Date.now() - started) / 1000), latencies };
+}
+
+/**
+ * The whole store as processes, `instances` of each service, on `ports` (see Cluster), with
+ * databases, topics and queues of its own and the supplier simulator; its first admin signed in.
+ */
+export async function startLoadStore(instances: Record<Service, number>, ports: Record<App, number>) {
+  const sim = await startSupplierSim();
+  const admin = { email: `${uniqueName('load-admin')}@example.com`, password: 'load-admin-password' };
+  const env = {} as Record<App, NodeJS.ProcessEnv>;
+  for (const service of SERVICES) {
+    env[service] = testEnv(service, {
+      LOG_LEVEL: 'warn',
+      // The instances of a service share the partitions of its consumer group.
+      KAFKA_PARTITIONS: '3',
+      SUPPLIER_URL: sim.url,
+      ADMIN_EMAIL: admin.email,
+      ADMIN_PASSWORD: admin.password,
+      ORDER_REPAIR_AFTER_SECONDS: '5',
+    });
+  }
+  env.gateway = { NODE_ENV: 'test', LOG_LEVEL: 'warn', AUTH_RATE_LIMIT: '10000' };
+  const cluster = new Cluster({
+    instances,
+    ports,
+    logs: fs.mkdtempSync(path.join(os.tmpdir(), 'raseed-cluster-')),
+    env: (app) => env[app],
+  });
+  const stop = async () => {
+    await cluster.stop();
+    await sim.stop();
+    for (const service of SERVICES) await dropDatabase(env[service].MONGO_DB!).catch(() => undefined);
+  };
+  try {
+    await cluster.start();
+    const api = new StoreApi(cluster.gatewayUrl);
+    const adminToken = await api.signIn(admin.email, admin.password);
+    return { cluster, env, api, adminToken, stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}

@@ -1,0 +1,134 @@
+import { lookup } from 'node:dns/promises';
+import { isIP } from 'node:net';
+import { z } from 'zod';
+
+/**
+ * A service's address in the environment: one URL, or several separated by commas (one per
+ * instance, as `npm start` hands them out with RASEED_INSTANCES).
+ */
+export const urlList = z
+  .string()
+  .transform((value) =>
+    value
+      .split(',')
+      .map((url) => url.trim())
+      .filter(Boolean),
+  )
+  .pipe(z.array(z.string().url()).min(1));
+
+/** A service's address (see urlList), with the local default. */
+export const serviceUrls = (fallback: string) => z.string().default(fallback).pipe(urlList);
+
+/** How often instances are looked up by name and asked whether they are healthy. */
+const PROBE_MS = 2_000;
+const RESOLVE_MS = 5_000;
+
+/**
+ * The instances of one service and which of them answer. A URL naming a host (under docker
+ * compose, the service's name) stands for every address that name resolves to, looked up
+ * again every few seconds, so `docker compose up --scale orders=3` is found without
+ * configuration. Each instance's /healthz is asked every two seconds; one that fails, or that
+ * refused a connection, is left out until it answers again. With a single address nothing is
+ * probed: there is nothing to choose.
+ */
+export class Instances {
+  private addresses: string[];
+  private readonly down = new Set<string>();
+  private next = 0;
+  private timers: NodeJS.Timeout[] = [];
+
+  constructor(
+    readonly service: string,
+    private readonly urls: string[],
+  ) {
+    this.addresses = [...urls];
+  }
+
+  /** Whether there may be more than one instance to choose from. */
+  get several(): boolean {
+    return this.urls.length > 1 || this.urls.some((url) => !literalHost(url));
+  }
+
+  /** Starts looking instances up and probing them; the timers never hold the process open. */
+  start(): this {
+    if (!this.several || this.timers.length) return this;
+    void this.resolve();
+    this.timers.push(
+      setInterval(() => void this.resolve(), RESOLVE_MS).unref(),
+      setInterval(() => void this.probe(), PROBE_MS).unref(),
+    );
+    return this;
+  }
+
+  stop(): void {
+    for (const timer of this.timers) clearInterval(timer);
+    this.timers = [];
+  }
+
+  /** Every known instance, healthy or not. */
+  get all(): string[] {
+    return [...this.addresses];
+  }
+
+  /** The healthy instances; all of them when none is known healthy (better to try than to refuse). */
+  get healthy(): string[] {
+    const up = this.addresses.filter((url) => !this.down.has(url));
+    return up.length ? up : this.all;
+  }
+
+  /** The next instance in turn, other than those given when another is healthy. */
+  pick(avoid: readonly string[] = []): string {
+    const healthy = this.healthy;
+    const choices = healthy.filter((url) => !avoid.includes(url));
+    const from = choices.length ? choices : healthy;
+    return from[this.next++ % from.length]!;
+  }
+
+  /** An instance refused a connection: left out until its health check answers again. */
+  failed(url: string): void {
+    if (this.several) this.down.add(url);
+  }
+
+  private async resolve(): Promise<void> {
+    const found = await Promise.all(
+      this.urls.map(async (url) => {
+        if (literalHost(url)) return [url];
+        const parsed = new URL(url);
+        const hosts = await lookup(parsed.hostname, { all: true }).catch(() => []);
+        // A name that does not resolve right now keeps what it resolved to before.
+        if (!hosts.length) return this.addresses.filter((a) => sameService(a, url));
+        return hosts.map(({ address, family }) => {
+          const at = new URL(url);
+          at.hostname = family === 6 ? `[${address}]` : address;
+          return at.toString().replace(/\/$/, '');
+        });
+      }),
+    );
+    this.addresses = [...new Set(found.flat())];
+  }
+
+  private async probe(): Promise<void> {
+    await Promise.all(
+      this.addresses.map(async (url) => {
+        const up = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(1_000) }).then(
+          (res) => res.ok,
+          () => false,
+        );
+        if (up) this.down.delete(url);
+        else this.down.add(url);
+      }),
+    );
+  }
+}
+
+const literalHost = (url: string) => {
+  const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
+  return isIP(host) !== 0 || host === 'localhost';
+};
+
+// An address resolved from `url`'s name shares its port and path.
+const sameService = (address: string, url: string) => {
+  const a = new URL(address);
+  const b = new URL(url);
+  return a.port === b.port && a.pathname === b.pathname;
+};
