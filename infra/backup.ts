@@ -9,7 +9,8 @@
  * - Redis (queued jobs, session ends, limits): every key with its lifetime (DUMP and RESTORE).
  *
  * Kafka is not backed up: it is not a system of record (OPERATIONS.md says why).
- * Restore into a stopped store (no service running), then start it.
+ * Restore into a stopped store (no service running), then start it. The restore restarts
+ * FerretDB, which caches what it knows of its tables.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -20,6 +21,7 @@ import { Client as Minio } from 'minio';
 
 const DATA = process.env.RASEED_DATA ?? path.join(os.homedir(), '.local/share/raseed');
 const PG = { host: '127.0.0.1', port: '5433', user: 'postgres', database: 'ferretdb' };
+const INFRA_SH = path.resolve(__dirname, 'infra.sh');
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const S3 = new URL(process.env.S3_ENDPOINT ?? 'http://127.0.0.1:9000');
 const BUCKET = process.env.S3_BUCKET ?? 'raseed';
@@ -108,6 +110,11 @@ async function restore(dir: string): Promise<void> {
       { stdio: 'inherit' },
     );
     if (run.status !== 0) throw new Error(`pg_restore exited with ${run.status}`);
+  });
+  // FerretDB keeps what it knows of its tables in memory: restarted, it reads the restored ones.
+  await timed('FerretDB restarted on the restored tables', async () => {
+    execFileSync('bash', [INFRA_SH, 'down', 'mongo'], { stdio: 'ignore' });
+    execFileSync('bash', [INFRA_SH, 'up', 'mongo'], { stdio: 'ignore' });
   });
   await timed(`object store (bucket ${BUCKET})`, async () => {
     const client = minio();

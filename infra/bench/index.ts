@@ -69,7 +69,45 @@ function user(role: 'user' | 'admin', secret: string) {
   return { id, username, role, token, auth: { Authorization: `Bearer ${token}` } };
 }
 
-const line = (label: string, value: string) => console.log(`  ${label.padEnd(58)} ${value}`);
+/** Every figure printed, under the heading it was printed under, for BENCHMARKS.md. */
+const figures: { section: string; label: string; value: string }[] = [];
+let section = '';
+
+/** Prints a heading; the figures after it belong to it. */
+function heading(title: string): void {
+  section = title;
+  console.log(`\n${title}`);
+}
+
+function line(label: string, value: string): void {
+  figures.push({ section, label, value });
+  console.log(`  ${label.padEnd(58)} ${value}`);
+}
+
+/** BENCHMARKS.md: this run's figures as one table, with the machine and the command. */
+function writeBenchmarks(started: Date): void {
+  const cell = (text: string) => text.replace(/\|/g, '\\|');
+  const cpus = os.cpus();
+  const rows = figures.map((f) => `| ${cell(f.section)} | ${cell(f.label)} | ${cell(f.value)} |`);
+  const text = [
+    '# Benchmarks',
+    '',
+    'Written by `npm run bench` (infra/bench/index.ts) on its last run; it never fails for being slow.',
+    'Every process (the bench, the services, the store, Kafka, Redis) shares the machine, so compare',
+    'the ratios across machines rather than the rates.',
+    '',
+    `- run: ${started.toISOString()} to ${new Date().toISOString()}`,
+    `- machine: ${cpus.length} × ${cpus[0]?.model.trim() ?? 'unknown CPU'}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, ${os.type()} ${os.release()}, Node ${process.version}`,
+    '- command: `npm run bench`',
+    '',
+    '| section | figure | value |',
+    '|---|---|---|',
+    ...rows,
+    '',
+  ].join('\n');
+  fs.writeFileSync(path.resolve(__dirname, '../../BENCHMARKS.md'), text);
+  console.log('\nwritten to BENCHMARKS.md');
+}
 
 function listen(handler: http.RequestListener): Promise<{ server: http.Server; url: string }> {
   const server = http.createServer(handler);
@@ -125,7 +163,7 @@ async function catalogFigures() {
       await readLoad(`${bare.url}/page`, 200);
       const store = await readLoad(pageUrl, 2000);
       const baseline = await readLoad(`${bare.url}/page`, 2000);
-      console.log('\nCatalogue (supplier simulator with 10,000 products)');
+      heading('Catalogue (supplier simulator with 10,000 products)');
       line(
         'supplier sync, 10,000 products into an empty catalogue',
         `${(sync.body.durationMs / 1000).toFixed(1)} s`,
@@ -240,7 +278,7 @@ async function orderFigures(
       });
       await rawOrders.updateOne({ _id: insertedId }, { $set: { paid: true } });
     });
-    console.log(`\nOrders (a created product, ${ORDER_USERS} customers at once for ${ORDER_SECONDS} s)`);
+    heading(`Orders (a created product, ${ORDER_USERS} customers at once for ${ORDER_SECONDS} s)`);
     line(
       `orders placed (${placed.latencies.length})`,
       `${placed.perSecond.toFixed(0)} /s, p50 ${percentile(placed.latencies, 50).toFixed(0)} ms, p99 ${percentile(placed.latencies, 99).toFixed(0)} ms`,
@@ -312,7 +350,7 @@ const FRONTEND_DIST = path.resolve(__dirname, '../../frontend/dist');
 
 /** The JavaScript a first visit to / loads: the entry scripts and the modules they preload, per index.html. */
 export function storefrontFigures(dist = FRONTEND_DIST) {
-  console.log('\nStorefront (frontend/dist)');
+  heading('Storefront (frontend/dist)');
   const index = path.join(dist, 'index.html');
   if (!fs.existsSync(index)) {
     line('initial JavaScript for / (gzip)', 'skipped: the storefront is not built (npm run build)');
@@ -354,9 +392,10 @@ export function storefrontFigures(dist = FRONTEND_DIST) {
  * a process of its own (the scale test's store), 50 customers ordering in a closed loop.
  */
 async function clusterFigures() {
-  console.log(
-    `\nScale-out (50 customers ordering through the gateway for ${CLUSTER_SECONDS} s; every process on this machine's ${os.cpus().length} cores)`,
+  heading(
+    `Scale-out (50 customers ordering through the gateway for ${CLUSTER_SECONDS} s; every process on this machine's ${os.cpus().length} cores)`,
   );
+  const rates: number[] = [];
   for (const n of [1, 2]) {
     const instances = { auth: n, wallet: n, catalog: n, orders: n, payments: n };
     process.stderr.write(`  starting the store with ${n} instance(s) of each service…\n`);
@@ -374,6 +413,7 @@ async function clusterFigures() {
       await orderLoad(store.api, shoppers, productId, 5);
       const load = await orderLoad(store.api, shoppers, productId, CLUSTER_SECONDS);
       const failed = store.api.client.requests.filter((r) => r.status === 0 || r.status >= 500).length;
+      rates.push(load.perSecond);
       line(
         `${n} instance${n > 1 ? 's' : ''} of each service (${load.placed.length} orders)`,
         `${load.perSecond.toFixed(1)} /s, p50 ${percentile(load.latencies, 50).toFixed(0)} ms, p99 ${percentile(load.latencies, 99).toFixed(0)} ms${failed ? `, ${failed} failed attempts` : ''}`,
@@ -382,6 +422,7 @@ async function clusterFigures() {
       await store.stop();
     }
   }
+  line('ratio', `two instances of each reach ${((rates[1]! / rates[0]!) * 100).toFixed(0)}% of one's rate`);
 }
 
 async function main() {
@@ -394,10 +435,9 @@ async function main() {
   const walletHttp = supertest(wallet.url);
   const secret = walletConfig.JWT_SECRET;
 
+  const started = new Date();
   try {
-    console.log(
-      `Raseed bench (${new Date().toISOString()}; local store, ${CONCURRENCY} requests at a time)\n`,
-    );
+    console.log(`Raseed bench (${started.toISOString()}; local store, ${CONCURRENCY} requests at a time)`);
 
     // --- payment confirmed -> balance visible
     const admin = user('admin', secret);
@@ -439,7 +479,7 @@ async function main() {
       latencies.push(performance.now() - started);
     }
     latencies.sort((a, b) => a - b);
-    console.log('Payment confirmed -> balance visible (200 confirmations, one at a time)');
+    heading('Payment confirmed -> balance visible (200 confirmations, one at a time)');
     line('p50', `${percentile(latencies, 50).toFixed(0)} ms`);
     line('p99', `${percentile(latencies, 99).toFixed(0)} ms`);
 
@@ -460,7 +500,7 @@ async function main() {
     const oneRate = await rate(500, CONCURRENCY, () => debit(one));
     const hundred = customers.slice(0, 100).map((c) => c.id);
     const hundredRate = await rate(1000, CONCURRENCY, (i) => debit(hundred[i % 100]!));
-    console.log('\nWallet debits per second (each: lock, last entry, checked insert, outbox)');
+    heading('Wallet debits per second (each: lock, last entry, checked insert, outbox)');
     line('raw inserts into the same store', `${rawRate.toFixed(0)} /s`);
     line(
       'debits on one account (500)',
@@ -486,6 +526,7 @@ async function main() {
   }
   await clusterFigures();
   storefrontFigures();
+  writeBenchmarks(started);
 }
 
 // Run as npm run bench; imported, it only lends its figures (e.g. storefrontFigures).

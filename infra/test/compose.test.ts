@@ -311,6 +311,34 @@ describe('docker-compose.yml', () => {
       }
     });
 
+    it('points each service at the services it calls by name, so every replica of them is found', () => {
+      const calls: Record<string, string[]> = {
+        wallet: ['payments', 'orders'],
+        orders: ['wallet', 'catalog'],
+        payments: ['wallet'],
+      };
+      for (const [caller, callees] of Object.entries(calls)) {
+        const env = environmentOf(service(caller));
+        for (const callee of callees) {
+          const port = BACKEND[callee as keyof typeof BACKEND].port;
+          expect({ caller, [callee]: env[`${callee.toUpperCase()}_URL`] }).toEqual({
+            caller,
+            [callee]: `http://${callee}:${port}`,
+          });
+        }
+      }
+    });
+
+    it('runs the nightly reconcile on a schedule the operator may change', () => {
+      expect(environmentOf(service('wallet')).RECONCILE_CRON).toBe('${RECONCILE_CRON:-0 3 * * *}');
+    });
+
+    it("serves the gateway's metrics on a port of their own inside the compose network", () => {
+      const env = environmentOf(service('gateway'));
+      expect(env.METRICS_PORT).toBe('9080');
+      expect((service('gateway').ports ?? []).map(String).join(' ')).not.toContain(env.METRICS_PORT);
+    });
+
     it.each(APPS)('%s has a health check', (name) => {
       expect(healthcheckCommand(service(name))).toContain('/healthz');
     });
