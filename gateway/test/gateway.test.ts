@@ -295,6 +295,7 @@ describe('gateway', () => {
     expect(res.body).toEqual({
       status: 'degraded',
       services: { auth: 'up', wallet: 'up', catalog: 'down', orders: 'down', payments: 'down' },
+      instances: { auth: '1/1', wallet: '1/1', catalog: '0/1', orders: '0/1', payments: '0/1' },
     });
   });
 
