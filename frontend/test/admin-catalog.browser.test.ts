@@ -171,7 +171,10 @@ describe('an admin in the catalogue back office', () => {
     );
     await page.getByRole('switch', { name: `Status of ${product}` }).click();
     await see(page, 'Failed to update the product. Please try again.');
-    expect(await page.getByRole('switch', { name: `Status of ${product}` }).isChecked()).toBe(false);
+    // It goes back once the refusal is in: waited for, as the message may come a moment first.
+    await page
+      .getByRole('switch', { name: `Status of ${product}`, checked: false })
+      .waitFor({ timeout: 5_000 });
     await page.unroute('**/api/products/*/availability');
     await page.getByRole('switch', { name: `Status of ${product}` }).click();
     await see(page, 'The product is now Active!');
