@@ -12,9 +12,18 @@ export function parseInput<S extends z.ZodTypeAny>(
   input: unknown,
   fields?: Record<string, unknown>,
 ): z.infer<S> {
+  // The local store (FerretDB on PostgreSQL) cannot hold or compare text with a NUL in it.
+  if (holdsNul(input)) throw badRequest('The request may not contain the character U+0000.', fields);
   const result = schema.safeParse(input ?? {});
   if (result.success) return result.data;
   throw badRequest(result.error.issues[0]?.message ?? 'Invalid request', fields);
+}
+
+/** Whether a NUL character is anywhere in a parsed input: its strings, its keys, at any depth. */
+function holdsNul(value: unknown, depth = 0): boolean {
+  if (typeof value === 'string') return value.includes('\u0000');
+  if (depth > 20 || typeof value !== 'object' || value === null) return false;
+  return Object.entries(value).some(([key, inner]) => key.includes('\u0000') || holdsNul(inner, depth + 1));
 }
 
 export const objectIdPattern = /^[a-f0-9]{24}$/i;
