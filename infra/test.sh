@@ -9,6 +9,10 @@ source infra/lib.sh
 started=$(date +%s)
 
 ensure_dependencies
+# promtool (the alert rules' checker) takes minutes to build the first time: it builds
+# meanwhile, and the test that needs it waits for it.
+mkdir -p test-output
+bash infra/observability/promtool.sh >test-output/promtool.log 2>&1 &
 step "chromium for the browser tests"
 ensure_browser
 step "infrastructure"

@@ -1,11 +1,14 @@
+// Tracing patches HTTP and Express before anything loads them (see instrument).
+import '@raseed/kit/dist/instrument';
 import type { AddressInfo } from 'node:net';
-import { createLogger, IDLE_CONNECTION_MS, Metrics, redisConnection } from '@raseed/kit';
+import { createLogger, IDLE_CONNECTION_MS, Metrics, redisConnection, startTracing } from '@raseed/kit';
 import express from 'express';
 import { createGateway } from './app';
 import { loadGatewayConfig } from './config';
 
 function main(): void {
   const config = loadGatewayConfig();
+  const flushTraces = startTracing('gateway');
   const logger = createLogger('gateway', config.LOG_LEVEL);
   const redis = redisConnection(config.REDIS_URL);
   const metrics = new Metrics('gateway');
@@ -25,7 +28,7 @@ function main(): void {
   const shutdown = () => {
     metricsServer.close();
     server.close(() => {
-      redis.quit().finally(() => process.exit(0));
+      void Promise.all([redis.quit(), flushTraces()]).finally(() => process.exit(0));
     });
     server.closeIdleConnections();
     setTimeout(() => server.closeAllConnections(), 10_000).unref();

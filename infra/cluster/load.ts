@@ -151,8 +151,13 @@ export async function orderLoad(
 /**
  * The whole store as processes, `instances` of each service, on `ports` (see Cluster), with
  * databases, topics and queues of its own and the supplier simulator; its first admin signed in.
+ * `extra` is added to every process's environment.
  */
-export async function startLoadStore(instances: Record<Service, number>, ports: Record<App, number>) {
+export async function startLoadStore(
+  instances: Record<Service, number>,
+  ports: Record<App, number>,
+  extra: Record<string, string> = {},
+) {
   const sim = await startSupplierSim();
   const admin = { email: `${uniqueName('load-admin')}@example.com`, password: 'load-admin-password' };
   const env = {} as Record<App, NodeJS.ProcessEnv>;
@@ -165,9 +170,10 @@ export async function startLoadStore(instances: Record<Service, number>, ports: 
       ADMIN_EMAIL: admin.email,
       ADMIN_PASSWORD: admin.password,
       ORDER_REPAIR_AFTER_SECONDS: '5',
+      ...extra,
     });
   }
-  env.gateway = { NODE_ENV: 'test', LOG_LEVEL: 'warn', AUTH_RATE_LIMIT: '10000' };
+  env.gateway = { NODE_ENV: 'test', LOG_LEVEL: 'warn', AUTH_RATE_LIMIT: '10000', ...extra };
   const cluster = new Cluster({
     instances,
     ports,

@@ -1,3 +1,4 @@
+import { execFileSync, spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
@@ -36,6 +37,7 @@ const compose = parse(readFileSync(path.join(ROOT, 'docker-compose.yml'), 'utf8'
     string,
     {
       environment?: Record<string, string>;
+      command?: string[];
       profiles?: string[];
       ports?: string[];
       image?: string;
@@ -116,6 +118,32 @@ describe('Prometheus', () => {
     expect(expr('TopUpsWaiting').expr).toMatch(/raseed_topups_oldest_waiting_seconds\) > 3600$/);
   });
 
+  it(
+    'passes promtool check rules, and each alert fires on the figures it is for and not on healthy ones (alerts.test.yml)',
+    () => {
+      // Built from the Go module proxy on first use; npm test starts the build early.
+      const promtool = execFileSync('bash', [path.join(DIR, 'promtool.sh')], {
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'inherit'],
+        timeout: 25 * 60_000,
+      }).trim();
+      for (const args of [
+        ['check', 'rules', 'alerts.yml'],
+        ['test', 'rules', 'alerts.test.yml'],
+      ]) {
+        const run = spawnSync(promtool, args, { cwd: DIR, encoding: 'utf8' });
+        expect({ args, status: run.status, output: run.stdout + run.stderr }).toMatchObject({
+          args,
+          status: 0,
+        });
+      }
+      // Every alert has its unit test.
+      const tested = new Set([...read('alerts.test.yml').matchAll(/alertname: (\w+)/g)].map((m) => m[1]));
+      expect(rules.map((r) => r.alert).filter((a) => !tested.has(a))).toEqual([]);
+    },
+    30 * 60_000,
+  );
+
   it.each(rules.map((r) => [r.alert, r.expr]))('%s reads only series the code makes', (_alert, expr) => {
     const series = ourSeries(expr);
     expect(series.length).toBeGreaterThan(0);
@@ -150,11 +178,27 @@ describe('Grafana', () => {
   );
 
   it('runs only with the observability profile, from pinned images, reachable from this machine only', () => {
-    for (const name of ['prometheus', 'grafana']) {
+    for (const name of ['prometheus', 'grafana', 'jaeger']) {
       const def = compose.services[name]!;
       expect(def.profiles).toEqual(['observability']);
       expect(def.image).toMatch(/:v?\d+\.\d+\.\d+$/);
       for (const port of def.ports ?? []) expect(port).toMatch(/^127\.0\.0\.1:/);
+    }
+  });
+
+  it("sends every service's and the gateway's traces to Jaeger over OTLP when asked", () => {
+    expect(compose.services.jaeger!.command).toContain(
+      '--set=receivers.otlp.protocols.http.endpoint=0.0.0.0:4318',
+    );
+    for (const name of ['gateway', 'auth', 'wallet', 'catalog', 'orders', 'payments']) {
+      const env = compose.services[name]!.environment!;
+      expect({ name, exporter: env.OTEL_TRACES_EXPORTER, endpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT }).toEqual(
+        {
+          name,
+          exporter: '${OTEL_TRACES_EXPORTER:-none}',
+          endpoint: 'http://jaeger:4318',
+        },
+      );
     }
   });
 });

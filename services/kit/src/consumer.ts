@@ -6,6 +6,7 @@ import { parseEvent, type EventEnvelope, type EventType } from './events';
 import { ensureTopics } from './kafka';
 import type { Logger } from './logger';
 import { isDuplicateKey } from './mongo';
+import { carriedContext, inSpan, SpanKind } from './trace-context';
 
 export type EventHandlers = {
   [T in EventType]?: (event: EventEnvelope<T>) => Promise<void>;
@@ -64,15 +65,28 @@ export async function startConsumer(options: {
         logger.error({ topic, offset: message.offset }, 'skipping a message that is not a valid event');
         return;
       }
-      const marker = `${groupId}:${event.id}`;
-      if (await processed.exists({ _id: marker })) return;
-      const handle = handlers[event.type] as ((e: EventEnvelope) => Promise<void>) | undefined;
-      await handle?.(event);
-      try {
-        await processed.create({ _id: marker, type: event.type, at: new Date() });
-      } catch (err) {
-        if (!isDuplicateKey(err)) throw err;
-      }
+      // The event is handled in the trace it was sent in (its headers), or in one of its own.
+      const span = {
+        kind: SpanKind.CONSUMER,
+        parent: carriedContext(message.headers),
+        attributes: {
+          'messaging.system': 'kafka',
+          'messaging.destination.name': topic,
+          'messaging.consumer.group.name': groupId,
+          'messaging.message.id': event.id,
+        },
+      };
+      await inSpan(`${event.type} process`, span, async () => {
+        const marker = `${groupId}:${event.id}`;
+        if (await processed.exists({ _id: marker })) return;
+        const handle = handlers[event.type] as ((e: EventEnvelope) => Promise<void>) | undefined;
+        await handle?.(event);
+        try {
+          await processed.create({ _id: marker, type: event.type, at: new Date() });
+        } catch (err) {
+          if (!isDuplicateKey(err)) throw err;
+        }
+      });
     },
   });
   await Promise.race([joined, new Promise((resolve) => setTimeout(resolve, 30_000).unref())]);

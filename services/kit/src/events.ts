@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
+import { traceCarrier, type TraceCarrier } from './trace-context';
 
 /**
  * Every event the services exchange, one schema each. Producers validate before an
@@ -107,6 +108,8 @@ export interface EventEnvelope<T extends EventType = EventType> {
   source: string;
   key: string;
   data: EventData<T>;
+  /** The trace the event was born in, continued by the relay's send and by each consumer. */
+  trace?: TraceCarrier;
 }
 
 export const EVENT_TYPES = Object.keys(eventSchemas) as EventType[];
@@ -117,6 +120,7 @@ export function createEvent<T extends EventType>(
   key: string,
   data: EventData<T>,
 ): EventEnvelope<T> {
+  const trace = traceCarrier();
   return {
     id: randomUUID(),
     type,
@@ -124,6 +128,7 @@ export function createEvent<T extends EventType>(
     source,
     key,
     data: eventSchemas[type].parse(data) as EventData<T>,
+    ...(trace && { trace }),
   };
 }
 
@@ -134,6 +139,7 @@ const envelopeSchema = z.object({
   source: z.string(),
   key: z.string(),
   data: z.unknown(),
+  trace: z.record(z.string()).optional(),
 });
 
 /** Parses a message from Kafka; returns null for anything that is not a valid, known event. */

@@ -24,6 +24,8 @@ export * from './service';
 export * from './sessions';
 export * from './storage';
 export * from './supplier';
+export * from './trace-context';
+export * from './tracing';
 export * from './uploads';
 export * from './validation';
 export * from './forms';

@@ -29,13 +29,17 @@ const RESOLVE_MS = 5_000;
  * again every few seconds, so `docker compose up --scale orders=3` is found without
  * configuration. Each instance's /healthz is asked every two seconds; one that fails, or that
  * refused a connection, is left out until it answers again. With a single address nothing is
- * probed: there is nothing to choose.
+ * probed for routing (there is nothing to choose); it is probed only once its health is asked.
  */
 export class Instances {
   private addresses: string[];
+  /** What each URL naming a host last resolved to. */
+  private readonly resolved = new Map<string, string[]>();
   private readonly down = new Set<string>();
   private next = 0;
   private timers: NodeJS.Timeout[] = [];
+  private looked: Promise<void> = Promise.resolve();
+  private checked?: Promise<void>;
 
   constructor(
     readonly service: string,
@@ -52,7 +56,7 @@ export class Instances {
   /** Starts looking instances up and probing them; the timers never hold the process open. */
   start(): this {
     if (!this.several || this.timers.length) return this;
-    void this.resolve();
+    this.looked = this.resolve();
     this.timers.push(
       setInterval(() => void this.resolve(), RESOLVE_MS).unref(),
       setInterval(() => void this.probe(), PROBE_MS).unref(),
@@ -63,6 +67,7 @@ export class Instances {
   stop(): void {
     for (const timer of this.timers) clearInterval(timer);
     this.timers = [];
+    this.checked = undefined;
   }
 
   /** Every known instance, healthy or not. */
@@ -89,6 +94,22 @@ export class Instances {
     if (this.several) this.down.add(url);
   }
 
+  /**
+   * How many instances answered their last health check, of how many are known. The first call
+   * waits for a probe; later ones answer from the probes every two seconds. A single address is
+   * probed from its first call on, for this count only: with nothing to choose, routing still
+   * takes it whatever it answers (see healthy).
+   */
+  async health(): Promise<{ up: number; total: number }> {
+    if (!this.checked) {
+      this.checked = this.looked.then(() => this.probe());
+      if (!this.several) this.timers.push(setInterval(() => void this.probe(), PROBE_MS).unref());
+    }
+    await this.checked;
+    const up = this.addresses.filter((url) => !this.down.has(url)).length;
+    return { up, total: this.addresses.length };
+  }
+
   private async resolve(): Promise<void> {
     const found = await Promise.all(
       this.urls.map(async (url) => {
@@ -96,12 +117,14 @@ export class Instances {
         const parsed = new URL(url);
         const hosts = await lookup(parsed.hostname, { all: true }).catch(() => []);
         // A name that does not resolve right now keeps what it resolved to before.
-        if (!hosts.length) return this.addresses.filter((a) => sameService(a, url));
-        return hosts.map(({ address, family }) => {
+        if (!hosts.length) return this.resolved.get(url) ?? [url];
+        const addresses = hosts.map(({ address, family }) => {
           const at = new URL(url);
           at.hostname = family === 6 ? `[${address}]` : address;
           return at.toString().replace(/\/$/, '');
         });
+        this.resolved.set(url, addresses);
+        return addresses;
       }),
     );
     this.addresses = [...new Set(found.flat())];
@@ -124,11 +147,4 @@ export class Instances {
 const literalHost = (url: string) => {
   const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
   return isIP(host) !== 0 || host === 'localhost';
-};
-
-// An address resolved from `url`'s name shares its port and path.
-const sameService = (address: string, url: string) => {
-  const a = new URL(address);
-  const b = new URL(url);
-  return a.port === b.port && a.pathname === b.pathname;
 };

@@ -20,6 +20,8 @@ const READ_EVERY_MS = 10_000;
 export class Metrics {
   readonly registry = new client.Registry();
   private readonly requests: client.Histogram<'method' | 'route' | 'status'>;
+  /** The BullMQ queues this process fills, all read by the one bullmq_jobs gauge. */
+  private readonly queues: Queue[] = [];
 
   constructor(readonly service: string) {
     this.registry.setDefaultLabels({ service });
@@ -30,6 +32,16 @@ export class Metrics {
       labelNames: ['method', 'route', 'status'],
       buckets: LATENCY_BUCKETS,
       registers: [this.registry],
+    });
+    this.gauge('bullmq_jobs', 'BullMQ jobs by queue and state', ['queue', 'state'], async () => {
+      const readings: Reading[] = [];
+      for (const queue of this.queues) {
+        const counts = await queue.getJobCounts('waiting', 'active', 'delayed', 'failed');
+        for (const [state, value] of Object.entries(counts)) {
+          readings.push({ labels: { queue: queue.name, state }, value });
+        }
+      }
+      return readings;
     });
   }
 
@@ -86,19 +98,26 @@ export class Metrics {
     });
   }
 
+  /** A gauge without labels: the one figure `read` gives when scraped (none while it gives undefined). */
+  figure(name: string, help: string, read: () => Promise<number | undefined>): void {
+    this.gauge(name, help, [], async () => {
+      const value = await read();
+      return value === undefined ? [] : [{ value }];
+    });
+  }
+
   /** What the outbox still has to send, and how long its oldest record has waited. */
   watchOutbox(outbox: Outbox): void {
-    this.gauge('raseed_outbox_backlog', 'Outbox records not yet published to Kafka', [], async () => [
-      { value: await outbox.records.countDocuments() },
-    ]);
-    this.gauge(
+    this.figure('raseed_outbox_backlog', 'Outbox records not yet published to Kafka', () =>
+      outbox.records.countDocuments(),
+    );
+    this.figure(
       'raseed_outbox_oldest_seconds',
       'Age of the oldest outbox record not yet published (0 when none)',
-      [],
       async () => {
         const oldest = await outbox.records.findOne().sort({ order: 1 }).lean();
         const age = oldest ? (Date.now() - oldest.order.getTimestamp().getTime()) / 1000 : 0;
-        return [{ value: Math.max(0, age) }];
+        return Math.max(0, age);
       },
     );
   }
@@ -136,22 +155,8 @@ export class Metrics {
     );
   }
 
-  private readonly queues: Queue[] = [];
-
-  /** Jobs waiting, active, delayed and failed per BullMQ queue this process fills. */
+  /** Jobs waiting, active, delayed and failed per BullMQ queue this process fills (bullmq_jobs). */
   watchQueue(queue: Queue): void {
-    if (!this.queues.length) {
-      this.gauge('bullmq_jobs', 'BullMQ jobs by queue and state', ['queue', 'state'], async () => {
-        const readings: Reading[] = [];
-        for (const q of this.queues) {
-          const counts = await q.getJobCounts('waiting', 'active', 'delayed', 'failed');
-          for (const [state, value] of Object.entries(counts)) {
-            readings.push({ labels: { queue: q.name, state }, value });
-          }
-        }
-        return readings;
-      });
-    }
     this.queues.push(queue);
   }
 }

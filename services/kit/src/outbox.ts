@@ -3,6 +3,7 @@ import type { Kafka, Producer } from 'kafkajs';
 import { Schema, Types, type Connection, type Model } from 'mongoose';
 import { EVENT_TYPES, type EventEnvelope } from './events';
 import { ensureTopics } from './kafka';
+import { carriedContext, openSpan, SpanKind } from './trace-context';
 import type { Logger } from './logger';
 import { insertOnce, isDuplicateKey, modelOf } from './mongo';
 
@@ -299,15 +300,33 @@ export class OutboxRelay {
       this.topicsReady = true;
     }
     const byTopic = new Map<string, { key: string; value: string; headers: Record<string, string> }[]>();
+    // An event born in a trace is sent in a span of that trace, which its consumers continue.
+    const spans = [];
     for (const event of events) {
       const topic = this.topicPrefix + event.type;
       const messages = byTopic.get(topic) ?? [];
-      messages.push({ key: event.key, value: JSON.stringify(event), headers: { 'event-id': event.id } });
+      const sending =
+        event.trace &&
+        openSpan(`${event.type} publish`, SpanKind.PRODUCER, carriedContext(event.trace), {
+          'messaging.system': 'kafka',
+          'messaging.destination.name': topic,
+          'messaging.message.id': event.id,
+        });
+      if (sending) spans.push(sending.span);
+      const headers = { 'event-id': event.id, ...sending?.carrier };
+      messages.push({ key: event.key, value: JSON.stringify(event), headers });
       byTopic.set(topic, messages);
     }
-    await this.producer.sendBatch({
-      acks: -1,
-      topicMessages: [...byTopic].map(([topic, messages]) => ({ topic, messages })),
-    });
+    try {
+      await this.producer.sendBatch({
+        acks: -1,
+        topicMessages: [...byTopic].map(([topic, messages]) => ({ topic, messages })),
+      });
+    } catch (err) {
+      for (const span of spans) span.recordException(err as Error);
+      throw err;
+    } finally {
+      for (const span of spans) span.end();
+    }
   }
 }

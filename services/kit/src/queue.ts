@@ -1,6 +1,7 @@
 import { Queue, Worker, type JobsOptions, type Processor } from 'bullmq';
 import IORedis from 'ioredis';
 import type { Logger } from './logger';
+import { carriedContext, inSpan, SpanKind, traceCarrier, type TraceCarrier } from './trace-context';
 
 /**
  * The connection a process answers requests with (locks, hints, queues' adds, rate limits):
@@ -62,6 +63,12 @@ export function createQueue<T>(name: string, connection: IORedis, prefix = 'rase
   return new Queue<T>(name, { connection, prefix, defaultJobOptions });
 }
 
+/** A job's data with the trace it is queued in, which its worker continues. */
+export function withTrace<T extends object>(data: T): T & { trace?: TraceCarrier } {
+  const trace = traceCarrier();
+  return trace ? { ...data, trace } : data;
+}
+
 export function createWorker<T, R = unknown>(
   name: string,
   processor: Processor<T, R>,
@@ -71,7 +78,22 @@ export function createWorker<T, R = unknown>(
 ): Worker<T, R> {
   // A worker blocks its connection while waiting for jobs, so it gets one of its own.
   const own = connection.duplicate({ maxRetriesPerRequest: null, commandTimeout: undefined });
-  const worker = new Worker<T, R>(name, processor, {
+  // A job runs in the trace it was queued in (see withTrace), or in one of its own.
+  const traced: Processor<T, R> = (job, token) =>
+    inSpan(
+      `${name} ${job.name}`,
+      {
+        kind: SpanKind.CONSUMER,
+        parent: carriedContext((job.data as { trace?: TraceCarrier } | undefined)?.trace),
+        attributes: {
+          'messaging.system': 'bullmq',
+          'messaging.destination.name': name,
+          'job.id': job.id ?? '',
+        },
+      },
+      () => processor(job, token),
+    );
+  const worker = new Worker<T, R>(name, traced, {
     connection: own,
     prefix: options.prefix ?? 'raseed',
     concurrency: options.concurrency ?? 4,

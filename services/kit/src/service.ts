@@ -18,6 +18,7 @@ import { connectMongo } from './mongo';
 import { Outbox, OutboxRelay } from './outbox';
 import { redisConnection } from './queue';
 import { SessionEnds } from './sessions';
+import { startTracing } from './tracing';
 
 export interface ServiceConfig extends BaseConfig {
   PORT: number;
@@ -75,7 +76,7 @@ export async function startService<C extends ServiceConfig>(
   build: (ctx: ServiceContext<C>) => Promise<ServiceParts>,
 ): Promise<RunningService> {
   const logger = createLogger(name, config.LOG_LEVEL);
-  const closers: (() => Promise<unknown>)[] = [];
+  const closers: (() => Promise<unknown>)[] = [startTracing(name)];
   const mongo = await connectMongo(config.MONGO_URL, config.MONGO_DB);
   closers.push(() => mongo.close());
   const redis = redisConnection(config.REDIS_URL);

@@ -58,6 +58,26 @@ describe('Instances', () => {
     expect(at.healthy).toEqual(['http://127.0.0.1:1', 'http://127.0.0.1:2']);
   });
 
+  it('counts the instances that answer from its probes, a single address too, which routing keeps', async () => {
+    const health = { up: false };
+    const [a, b, one] = [await instance({ up: true }), await instance({ up: false }), await instance(health)];
+    const several = new Instances('orders', [a.url, b.url]).start();
+    const single = new Instances('catalog', [one.url]).start();
+    try {
+      expect(await several.health()).toEqual({ up: 1, total: 2 });
+      expect(await single.health()).toEqual({ up: 0, total: 1 });
+      expect(single.pick()).toBe(one.url);
+      // Probed from the first ask on, every 2 s.
+      health.up = true;
+      await new Promise((r) => setTimeout(r, 2_500));
+      expect(await single.health()).toEqual({ up: 1, total: 1 });
+    } finally {
+      several.stop();
+      single.stop();
+      for (const { server } of [a, b, one]) server.close();
+    }
+  });
+
   it('probes nothing and keeps its one address when there is nothing to choose', () => {
     const at = new Instances('catalog', ['http://127.0.0.1:4003']);
     expect(at.several).toBe(false);

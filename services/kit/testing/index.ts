@@ -22,9 +22,23 @@ export const MAIL_API = process.env.MAIL_API ?? 'http://127.0.0.1:1080';
 export const TEST_RUN = process.env.RASEED_TEST_RUN ?? 'adhoc';
 export const TEST_TOPIC_PREFIX = `test-${TEST_RUN}-${randomUUID().slice(0, 8)}.`;
 
+/** Where the infrastructure is, when the run was given it (the jest global setup's containers). */
+const INFRASTRUCTURE = [
+  'MONGO_URL',
+  'KAFKA_BROKERS',
+  'REDIS_URL',
+  'CACHE_REDIS_URL',
+  'S3_ENDPOINT',
+  'S3_ACCESS_KEY',
+  'S3_SECRET_KEY',
+  'S3_BUCKET',
+  'SMTP_URL',
+].filter((name) => process.env[name]);
+
 /** An environment for one test file: its own database, quiet logs, fast outbox polling. */
 export function testEnv(service: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   return {
+    ...Object.fromEntries(INFRASTRUCTURE.map((name) => [name, process.env[name]])),
     NODE_ENV: 'test',
     LOG_LEVEL: 'silent',
     PORT: '0',

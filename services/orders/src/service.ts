@@ -6,7 +6,7 @@ import { DeletedUsers } from './data/users';
 import { onUserDeleted } from './events/users';
 import type { FulfilmentDeps } from './domain/deps';
 import { repairDisputes } from './domain/disputes';
-import { repair } from './domain/orders';
+import { handOff, repair } from './domain/orders';
 import type { StuckDeps } from './domain/stuck';
 import { fulfilmentJobs } from './jobs/fulfilment';
 import { internalRoutes } from './routes/internal';
@@ -39,7 +39,6 @@ export function startOrders(config: OrdersConfig): Promise<RunningService> {
     };
     const supplier = new SupplierClient(supplierOptions);
     const deleted = new DeletedUsers(ctx.mongo);
-    await ctx.consume({ 'user.deleted': onUserDeleted(deleted) });
     const deps: FulfilmentDeps = {
       orders,
       supplier,
@@ -58,28 +57,28 @@ export function startOrders(config: OrdersConfig): Promise<RunningService> {
       syncEverySeconds: config.ORDER_SYNC_SECONDS,
     });
     ctx.onStop(() => jobs.close());
+    await ctx.consume({
+      'user.deleted': onUserDeleted(deleted),
+      'order.placed': (event) => handOff(deps, event.data.orderId),
+    });
     for (const queue of jobs.queues) ctx.metrics.watchQueue(queue);
     // What waits for someone: paid orders waiting, stuck supplier orders and open disputes.
-    ctx.metrics.gauge('raseed_orders_waiting', 'Paid orders waiting for a decision', [], async () => [
-      { value: await orders.count({ status: 'waiting' }) },
-    ]);
-    ctx.metrics.gauge(
+    ctx.metrics.figure('raseed_orders_waiting', 'Paid orders waiting for a decision', () =>
+      orders.count({ status: 'waiting' }),
+    );
+    ctx.metrics.figure(
       'raseed_orders_stuck',
       'Paid supplier orders waiting longer than ORDER_STUCK_HOURS',
-      [],
       async () => {
-        const [, total] = await orders.stuck(
-          new Date(Date.now() - config.ORDER_STUCK_HOURS * HOUR_MS),
-          {},
-          1,
-          1,
-        );
-        return [{ value: total }];
+        const stuckSince = new Date(Date.now() - config.ORDER_STUCK_HOURS * HOUR_MS);
+        return (await orders.stuck(stuckSince, {}, 1, 1))[1];
       },
     );
-    ctx.metrics.gauge('raseed_orders_disputed', 'Disputed orders not yet resolved', [], async () => [
-      { value: (await disputes.unresolved({}, 1, 1))[1] },
-    ]);
+    ctx.metrics.figure(
+      'raseed_orders_disputed',
+      'Disputed orders not yet resolved',
+      async () => (await disputes.unresolved({}, 1, 1))[1],
+    );
 
     const api = new ApiRoutes(config.SERVICE_TOKEN);
     orderRoutes(api, deps);

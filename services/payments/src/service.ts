@@ -20,16 +20,15 @@ export function startPayments(config: PaymentsConfig): Promise<RunningService> {
     await receipts.ensureBucket();
     const wallet = new ServiceClient('wallet', config.WALLET_URL, config.SERVICE_TOKEN);
 
-    ctx.metrics.gauge('raseed_topups_waiting', 'Top-ups waiting for an admin', [], async () => [
-      { value: await payments.count({ status: 'waiting' }) },
-    ]);
-    ctx.metrics.gauge(
+    ctx.metrics.figure('raseed_topups_waiting', 'Top-ups waiting for an admin', () =>
+      payments.count({ status: 'waiting' }),
+    );
+    ctx.metrics.figure(
       'raseed_topups_oldest_waiting_seconds',
       'How long the oldest waiting top-up has waited (0 when none)',
-      [],
       async () => {
         const oldest = await payments.oldestWaiting();
-        return [{ value: oldest ? (Date.now() - oldest.getTime()) / 1000 : 0 }];
+        return oldest ? (Date.now() - oldest.getTime()) / 1000 : 0;
       },
     );
 

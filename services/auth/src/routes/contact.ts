@@ -1,4 +1,4 @@
-import { parseInput, z, type ApiRoutes } from '@raseed/kit';
+import { parseInput, withTrace, z, type ApiRoutes } from '@raseed/kit';
 import type { Model } from 'mongoose';
 import type { ContactMessage } from '../data/messages';
 import type { AuthDeps } from '../deps';
@@ -30,7 +30,7 @@ export function contactRoutes(api: ApiRoutes, deps: AuthDeps & { messages: Model
       await deps.emails.addBulk(
         admins.map((to, i) => ({
           name: 'contact',
-          data: contactEmail(to, input),
+          data: withTrace(contactEmail(to, input)),
           opts: { jobId: `contact-${id}-${i}` },
         })),
       );

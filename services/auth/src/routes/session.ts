@@ -3,6 +3,7 @@ import {
   parseInput,
   SESSION_COOKIE,
   signSession,
+  withTrace,
   unauthorized,
   z,
   type ApiRoutes,
@@ -120,7 +121,7 @@ export function sessionRoutes(api: ApiRoutes, deps: AuthDeps): void {
         const link = `${config.PUBLIC_URL}/reset-password/${token}`;
         await deps.emails.add(
           'reset-password',
-          resetPasswordEmail(user.email, user.username, link, config.JWT_SECRET),
+          withTrace(resetPasswordEmail(user.email, user.username, link, config.JWT_SECRET)),
           {
             jobId: `reset-${resetId}`,
             // The job holds a live link; keep it out of Redis once delivered.

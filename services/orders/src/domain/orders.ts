@@ -163,14 +163,13 @@ async function decideUnpaid(deps: OrderDeps, order: Order, failed: Failure): Pro
   return deps.orders.settle(order, state.voided ? { fate: 'void', failed } : { fate: 'paid', failed: null });
 }
 
-/** The answer to the order's placement once its fate is known; a paid supplier order is handed to its job. */
+/** The answer to the order's placement once its fate is known (its order.placed event hands a supplier order on: onOrderPlaced). */
 async function fateAnswer(deps: OrderDeps, order: Order, fate: OrderFate, balance?: number): Promise<Placed> {
   if (fate.fate === 'void') {
     const failed = fate.failed ?? { status: 409, error: texts.cutOff };
     return fail(failed.status, failed.error);
   }
   deps.published();
-  if (order.kind === 'supplier') await handOff(deps, order);
   return {
     status: 201,
     body: {
@@ -182,8 +181,19 @@ async function fateAnswer(deps: OrderDeps, order: Order, fate: OrderFate, balanc
   };
 }
 
-/** Hands a paid supplier order to its placement job; while the queue is away the repair does it later. */
-async function handOff(deps: OrderDeps, order: Order): Promise<void> {
+/**
+ * Hands a paid supplier order to its placement job, on its order.placed event. The event may
+ * arrive before the order shows its fate, so the fate is followed first (the job reads it).
+ * While the queue is away the repair does it later.
+ */
+export async function handOff(deps: OrderDeps, orderId: string): Promise<void> {
+  const order = await deps.orders.findById(orderId);
+  if (order?.kind !== 'supplier' || order.externalId) return;
+  if (!order.paid) {
+    const fate = await deps.orders.fateOf(orderId);
+    if (fate?.fate !== 'paid') return;
+    await deps.orders.follow(order._id, fate);
+  }
   await deps.fulfil({ ...order, paid: true }).catch((err: unknown) => {
     deps.logger.warn(
       { err, orderId: order._id.toString() },
@@ -274,10 +284,7 @@ export async function repair(deps: OrderDeps, unpaidAfterMs: number): Promise<nu
     const known = await deps.orders.fateOf(order._id.toString());
     if (known) await deps.orders.follow(order._id, known);
     const fate = known ?? (await decideUnpaid(deps, order, { status: 409, error: texts.cutOff }));
-    if (fate.fate === 'paid') {
-      deps.published();
-      if (order.kind === 'supplier') await handOff(deps, order);
-    }
+    if (fate.fate === 'paid') deps.published();
     fixed++;
   }
   for (const order of await deps.orders.awaitingPlacement(unpaidAfterMs)) {

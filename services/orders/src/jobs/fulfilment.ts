@@ -1,4 +1,4 @@
-import { createQueue, createWorker, QUEUE_NAMES, type Logger } from '@raseed/kit';
+import { createQueue, createWorker, QUEUE_NAMES, withTrace, type Logger } from '@raseed/kit';
 import type IORedis from 'ioredis';
 import type { FulfilmentDeps } from '../domain/deps';
 import { placeAtSupplier, syncStatuses } from '../domain/fulfilment';
@@ -64,15 +64,11 @@ export function fulfilmentJobs(
       }
       if (earlier && !(await earlier.isCompleted())) return false;
       if (earlier) await earlier.remove();
-      await placements.add(
-        'place',
-        { orderId },
-        {
-          jobId: orderId,
-          attempts: options.attempts,
-          backoff: { type: 'exponential', delay: options.backoffMs },
-        },
-      );
+      await placements.add('place', withTrace({ orderId }), {
+        jobId: orderId,
+        attempts: options.attempts,
+        backoff: { type: 'exponential', delay: options.backoffMs },
+      });
       return true;
     },
     async start() {

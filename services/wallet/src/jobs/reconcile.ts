@@ -57,22 +57,17 @@ export function reconcileJobs(
     return job?.returnvalue as ReconcileResult | undefined;
   };
   metrics.watchQueue(queue);
-  metrics.gauge(
+  metrics.figure(
     'raseed_reconcile_mismatches',
     'Mismatches the newest reconcile run found (absent before the first run)',
-    [],
-    async () => {
-      const result = await latest();
-      return result ? [{ value: result.mismatches }] : [];
-    },
+    async () => (await latest())?.mismatches,
   );
-  metrics.gauge(
+  metrics.figure(
     'raseed_reconcile_last_run_timestamp_seconds',
     'When the newest reconcile run finished',
-    [],
     async () => {
       const result = await latest();
-      return result ? [{ value: Date.parse(result.at) / 1000 }] : [];
+      return result && Date.parse(result.at) / 1000;
     },
   );
 

@@ -1,0 +1,88 @@
+import { context, propagation, trace } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { registerInstrumentations } from '@opentelemetry/instrumentation';
+import { ExpressInstrumentation, ExpressLayerType } from '@opentelemetry/instrumentation-express';
+import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
+import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
+import { MongoDBInstrumentation } from '@opentelemetry/instrumentation-mongodb';
+import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
+import { resourceFromAttributes } from '@opentelemetry/resources';
+import {
+  BatchSpanProcessor,
+  ConsoleSpanExporter,
+  TracerProvider,
+  type SpanProcessor,
+} from '@opentelemetry/sdk-trace';
+
+/**
+ * Traces (OpenTelemetry): one trace per request, followed from the gateway through the
+ * services (HTTP), over Kafka (the context an event was born in travels with it, see
+ * trace-context.ts) into the consumers and the jobs they queue. Where spans go is chosen by
+ * OTEL_TRACES_EXPORTER: `none` (the default: spans are made, so logs carry trace ids, and
+ * dropped), `console`, or `otlp` (OTLP over HTTP to OTEL_EXPORTER_OTLP_ENDPOINT, e.g. Jaeger).
+ */
+
+/** Probes and scrapes are not traced: they would bury the requests that matter. */
+const quiet = (path: string | undefined) => /^\/(healthz|readyz|metrics)\b/.test(path ?? '');
+
+let instrumented = false;
+
+/**
+ * Patches HTTP, fetch, Express, the store driver and Redis. It must run before those modules
+ * are loaded, so a process's entry point imports `@raseed/kit/dist/instrument` first.
+ */
+export function instrument(): void {
+  if (instrumented) return;
+  instrumented = true;
+  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+  propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+  registerInstrumentations({
+    instrumentations: [
+      new HttpInstrumentation({
+        ignoreIncomingRequestHook: (req) => quiet(req.url),
+        ignoreOutgoingRequestHook: (req) => quiet(req.path ?? undefined),
+        requireParentforOutgoingSpans: true,
+      }),
+      new UndiciInstrumentation({ ignoreRequestHook: (req) => quiet(req.path), requireParentforSpans: true }),
+      // Routes and handlers; the shared middleware (helmet, parsers, logging) would only add noise.
+      new ExpressInstrumentation({ ignoreLayersType: [ExpressLayerType.MIDDLEWARE] }),
+      // Pollers (the outbox relay, workers waiting for jobs) make no spans of their own.
+      new MongoDBInstrumentation({ requireParentSpan: true }),
+      new IORedisInstrumentation({ requireParentSpan: true }),
+    ],
+  });
+}
+
+function exporterProcessor(kind: string): SpanProcessor | null {
+  switch (kind) {
+    case 'none':
+      return null;
+    case 'console':
+      return new BatchSpanProcessor({ exporter: new ConsoleSpanExporter() });
+    case 'otlp':
+      return new BatchSpanProcessor({
+        exporter: new OTLPTraceExporter(),
+        scheduledDelayMillis: Number(process.env.OTEL_BSP_SCHEDULE_DELAY ?? 1000),
+      });
+    default:
+      throw new Error(`OTEL_TRACES_EXPORTER must be none, console or otlp, not '${kind}'.`);
+  }
+}
+
+/**
+ * Starts recording the process's spans under the service's name. Only a process whose entry
+ * point instrumented it traces (tests that run services inside jest do not); answers a flush
+ * to call before the process exits.
+ */
+export function startTracing(service: string, exporter = process.env.OTEL_TRACES_EXPORTER ?? 'none') {
+  const processor = exporterProcessor(exporter);
+  if (!instrumented) return async () => undefined;
+  const provider = new TracerProvider({
+    resource: resourceFromAttributes({ 'service.name': service }),
+    spanProcessors: processor ? [processor] : [],
+  });
+  trace.setGlobalTracerProvider(provider);
+  return () => provider.shutdown().catch(() => undefined);
+}
