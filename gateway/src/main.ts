@@ -1,6 +1,5 @@
 // Tracing patches HTTP and Express before anything loads them (see instrument).
 import '@raseed/kit/dist/instrument';
-import type { AddressInfo } from 'node:net';
 import { createLogger, IDLE_CONNECTION_MS, Metrics, redisConnection, startTracing } from '@raseed/kit';
 import express from 'express';
 import { createGateway } from './app';
@@ -12,9 +11,19 @@ function main(): void {
   const logger = createLogger('gateway', config.LOG_LEVEL);
   const redis = redisConnection(config.REDIS_URL);
   const metrics = new Metrics('gateway');
-  const server = createGateway(config, redis, logger, metrics).listen(config.PORT, config.HOST, () => {
-    logger.info({ port: (server.address() as AddressInfo).port }, 'gateway listening');
-  });
+  // Express calls back with the error when a port cannot be had (taken, not allowed).
+  const listening = (what: string, variable: string, port: number) => (err?: Error) => {
+    if (err) {
+      logger.fatal({ err }, `the ${what} port ${port} cannot be used: set ${variable}`);
+      process.exit(1);
+    }
+    logger.info({ port }, `${what} listening`);
+  };
+  const server = createGateway(config, redis, logger, metrics).listen(
+    config.PORT,
+    config.HOST,
+    listening('gateway', 'PORT', config.PORT),
+  );
   // Browsers and proxies in front keep idle connections for up to a minute: the gateway keeps
   // them longer, so it never closes one just as a client sends a request on it.
   server.keepAliveTimeout = IDLE_CONNECTION_MS + 5_000;
@@ -22,9 +31,11 @@ function main(): void {
   // Prometheus reads the gateway's figures on a port of their own, never the public one.
   const metricsServer = express()
     .get('/metrics', metrics.handler())
-    .listen(config.METRICS_PORT, config.HOST, () => {
-      logger.info({ port: (metricsServer.address() as AddressInfo).port }, 'gateway metrics listening');
-    });
+    .listen(
+      config.METRICS_PORT,
+      config.HOST,
+      listening('gateway metrics', 'METRICS_PORT', config.METRICS_PORT),
+    );
   const shutdown = () => {
     metricsServer.close();
     server.close(() => {

@@ -134,6 +134,8 @@ export class Cluster {
           ...this.options.env(member.app),
           ...this.addresses(),
           PORT: String(member.port),
+          // The gateway's metrics port follows its port (8080: 9080), so two stores can run at once.
+          ...(member.app === 'gateway' && { METRICS_PORT: String(member.port + 1000) }),
         },
         stdio: ['ignore', log, log],
       },

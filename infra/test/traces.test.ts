@@ -55,7 +55,7 @@ const receiver = http.createServer((req, res) => {
     res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
   });
 });
-let store: Awaited<ReturnType<typeof startLoadStore>>;
+let store: Store;
 
 beforeAll(async () => {
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
@@ -73,11 +73,12 @@ afterAll(async () => {
   receiver.close();
 });
 
-it("follows one order's trace from the gateway through the services and over Kafka", async () => {
-  const { api, adminToken, cluster } = store;
+type Store = Awaited<ReturnType<typeof startLoadStore>>;
+
+/** Places one order in a trace of the test's own (its `traceparent`); answers the trace's ids. */
+async function tracedOrder({ api, adminToken }: Store) {
   const productId = await api.createdProduct(adminToken, 1);
   const [shopper] = await api.shoppers(1, 5, adminToken);
-
   const traceId = randomBytes(16).toString('hex');
   const root = randomBytes(8).toString('hex');
   const res = await fetch(`${api.url}/api/orders`, {
@@ -92,6 +93,30 @@ it("follows one order's trace from the gateway through the services and over Kaf
     body: JSON.stringify({ product_id: productId, quantity: 1, params: 'Account e-mail:a@b.c' }),
   });
   expect(res.status).toBe(201);
+  return { traceId, root };
+}
+
+/**
+ * Whether each app's log holds a line of the trace. A request's line is written once its answer
+ * is sent, so it may land a moment after the client has the answer: each log gets 10 s.
+ */
+async function logged(cluster: Store['cluster'], traceId: string) {
+  const apps = ['gateway', 'orders', 'wallet'] as const;
+  const found = () =>
+    Object.fromEntries(
+      apps.map((app) => [
+        app,
+        fs.readFileSync(cluster.find(app).log, 'utf8').includes(`"traceId":"${traceId}"`),
+      ]),
+    );
+  for (const until = Date.now() + 10_000; Date.now() < until; await new Promise((r) => setTimeout(r, 100))) {
+    if (apps.every((app) => found()[app])) break;
+  }
+  return found();
+}
+
+it("follows one order's trace from the gateway through the services and over Kafka", async () => {
+  const { traceId, root } = await tracedOrder(store);
 
   const inTrace = () => spans.filter((s) => s.traceId === traceId);
   const has = (service: string, kind: number, name?: RegExp) =>
@@ -120,8 +145,21 @@ it("follows one order's trace from the gateway through the services and over Kaf
   expect(publish).toMatchObject({ service: 'orders', name: 'order.placed publish' });
 
   // Log lines written inside the trace carry its id.
-  for (const app of ['gateway', 'orders', 'wallet'] as const) {
-    const log = fs.readFileSync(cluster.find(app).log, 'utf8');
-    expect({ app, logged: log.includes(`"traceId":"${traceId}"`) }).toEqual({ app, logged: true });
+  expect(await logged(store.cluster, traceId)).toEqual({ gateway: true, orders: true, wallet: true });
+});
+
+it('carries trace ids into the logs by default, with spans sent nowhere', async () => {
+  const ports = Object.fromEntries(
+    Object.entries(PORTS).map(([app, port]) => [app, port + 20]),
+  ) as typeof PORTS;
+  const quiet = await startLoadStore({ auth: 1, wallet: 1, catalog: 1, orders: 1, payments: 1 }, ports, {
+    LOG_LEVEL: 'info',
+  });
+  try {
+    const { traceId } = await tracedOrder(quiet);
+    expect(await logged(quiet.cluster, traceId)).toEqual({ gateway: true, orders: true, wallet: true });
+    expect(spans.filter((s) => s.traceId === traceId)).toEqual([]);
+  } finally {
+    await quiet.stop();
   }
 });
