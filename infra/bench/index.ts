@@ -25,6 +25,7 @@ import { createGateway } from '../../gateway/src/app';
 import { loadGatewayConfig } from '../../gateway/src/config';
 import { startSupplierSim } from '../supplier-sim/src';
 import { orderLoad, startLoadStore } from '../cluster/load';
+import { newTrace, SPAN_KIND, SpanReceiver, type ReceivedSpan } from '../cluster/spans';
 import { loadCatalogConfig } from '../../services/catalog/src/config';
 import { startCatalog } from '../../services/catalog/src/service';
 import { loadOrdersConfig } from '../../services/orders/src/config';
@@ -425,6 +426,80 @@ async function clusterFigures() {
   line('ratio', `two instances of each reach ${((rates[1]! / rates[0]!) * 100).toFixed(0)}% of one's rate`);
 }
 
+const BREAKDOWN_ORDERS = 200;
+
+/**
+ * Where one order's time goes, from its trace: orders placed one at a time (no queueing), each
+ * in a trace of its own, through the store running as processes that export every span. Each
+ * step is summed per order (a step made twice counts twice) and the median over the orders is
+ * shown, longest first; a call to another service is named by what answered it.
+ */
+export async function breakdownFigures() {
+  heading(
+    `One order, step by step (traces of ${BREAKDOWN_ORDERS} orders placed one at a time; median per order)`,
+  );
+  const receiver = await SpanReceiver.start();
+  const ports = { gateway: 4950, auth: 4951, wallet: 4952, catalog: 4953, orders: 4954, payments: 4955 };
+  process.stderr.write('  starting the store, exporting its spans…\n');
+  const store = await startLoadStore(
+    { auth: 1, wallet: 1, catalog: 1, orders: 1, payments: 1 },
+    ports,
+    receiver.env,
+  );
+  const traces: string[] = [];
+  try {
+    const productId = await store.api.createdProduct(store.adminToken, 0.01);
+    const [shopper] = await store.api.shoppers(1, 100, store.adminToken);
+    for (let i = 0; i < 20; i++) await store.api.order(shopper!.token, productId);
+    for (let i = 0; i < BREAKDOWN_ORDERS; i++) {
+      const trace = newTrace();
+      await store.api.order(shopper!.token, productId, { traceparent: trace.traceparent });
+      traces.push(trace.traceId);
+    }
+    await receiver.until(() =>
+      traces.every((id) => receiver.trace(id).some((s) => s.name === 'order.placed process')),
+    );
+  } finally {
+    await store.stop();
+    await receiver.close();
+  }
+  const steps = new Map<string, number[]>();
+  const add = (step: string, order: number, ms: number) => {
+    const perOrder = steps.get(step) ?? Array.from({ length: traces.length }, () => 0);
+    perOrder[order]! += ms;
+    steps.set(step, perOrder);
+  };
+  traces.forEach((id, order) => {
+    const spans = receiver.trace(id);
+    const answeredBy = (client: ReceivedSpan) =>
+      spans.find((s) => s.parentSpanId === client.spanId && s.kind === SPAN_KIND.server);
+    const named = (name: string) => spans.find((s) => s.name === name);
+    for (const span of spans) {
+      const served = span.kind === SPAN_KIND.client && answeredBy(span);
+      const step = served
+        ? `${span.service} → ${served.service}: ${served.name}`
+        : `${span.service}: ${span.name}`;
+      add(step, order, span.end - span.start);
+    }
+    const request = spans.find((s) => s.service === 'orders' && s.name === 'POST /api/orders');
+    const [publish, consumed] = [named('order.placed publish'), named('order.placed process')];
+    if (request && publish)
+      add('relay delay: order answered → order.placed sent', order, publish.start - request.end);
+    if (publish && consumed)
+      add('Kafka: order.placed sent → its consumer starts', order, consumed.start - publish.end);
+  });
+  const medians = [...steps]
+    .map(([step, perOrder]) => ({
+      step,
+      ms: percentile(
+        [...perOrder].sort((a, b) => a - b),
+        50,
+      ),
+    }))
+    .sort((a, b) => b.ms - a.ms);
+  for (const { step, ms } of medians.slice(0, 30)) line(step, `${ms.toFixed(2)} ms`);
+}
+
 async function main() {
   const walletConfig = loadWalletConfig(testEnv('wallet'));
   const wallet = await startWallet(walletConfig);
@@ -524,6 +599,7 @@ async function main() {
   } finally {
     await deleteTopics(TEST_TOPIC_PREFIX);
   }
+  await breakdownFigures();
   await clusterFigures();
   storefrontFigures();
   writeBenchmarks(started);

@@ -42,7 +42,13 @@ export class StoreApi {
   async call(
     op: string,
     path: string,
-    options: { token?: string; body?: object | FormData; method?: string; key?: string },
+    options: {
+      token?: string;
+      body?: object | FormData;
+      method?: string;
+      key?: string;
+      headers?: Record<string, string>;
+    },
     expected: number[] = [200, 201],
   ): Promise<Record<string, unknown>> {
     const answer = await this.client.retried('setup', op, `${this.url}${path}`, options, () => false);
@@ -86,6 +92,18 @@ export class StoreApi {
       }
       return { email, token };
     });
+  }
+
+  /** Places one order of `productId` under a key of its own; answers the order's id. */
+  async order(token: string, productId: string, headers: Record<string, string> = {}): Promise<string> {
+    const body = { product_id: productId, quantity: 1, params: 'Account e-mail:a@b.c' };
+    const placed = await this.call(
+      'order',
+      '/api/orders',
+      { token, key: randomUUID(), body, headers },
+      [201],
+    );
+    return placed.orderId as string;
   }
 
   /** A product admins fulfil by hand, at `price` dollars; answers its id. */
