@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { eventually } from '@raseed/kit/testing';
 
 /**
  * A receiver of the spans a store's processes export over OTLP/HTTP (JSON), for tests and the
@@ -81,12 +82,12 @@ export class SpanReceiver {
     return this.spans.filter((s) => s.traceId === traceId);
   }
 
-  /** Waits until `done` holds (checked every 200 ms) or `ms` pass; answers whether it held. */
-  async until(done: () => boolean, ms = 30_000): Promise<boolean> {
-    for (const until = Date.now() + ms; !done() && Date.now() < until;) {
-      await new Promise((r) => setTimeout(r, 200));
-    }
-    return done();
+  /** Waits until `done` holds or `ms` pass; answers whether it held. */
+  until(done: () => boolean, ms = 30_000): Promise<boolean> {
+    return eventually(async () => done() || undefined, { timeoutMs: ms }).then(
+      () => true,
+      () => false,
+    );
   }
 
   close(): Promise<void> {

@@ -6,6 +6,7 @@
  */
 import fs from 'node:fs';
 import type { App } from '../cluster';
+import { eventually } from '@raseed/kit/testing';
 import { startLoadStore } from '../cluster/load';
 import { newTrace, SPAN_KIND, SpanReceiver } from '../cluster/spans';
 
@@ -59,10 +60,11 @@ async function logged(cluster: Store['cluster'], traceId: string) {
         fs.readFileSync(cluster.find(app).log, 'utf8').includes(`"traceId":"${traceId}"`),
       ]),
     );
-  for (const until = Date.now() + 10_000; Date.now() < until; await new Promise((r) => setTimeout(r, 100))) {
-    if (apps.every((app) => found()[app])) break;
-  }
-  return found();
+  const all = async () => {
+    const now = found();
+    return apps.every((app) => now[app]) ? now : undefined;
+  };
+  return eventually(all, { timeoutMs: 10_000 }).catch(() => found());
 }
 
 it("follows one order's trace from the gateway through the services and over Kafka", async () => {
