@@ -1,4 +1,4 @@
-import type { Kafka } from 'kafkajs';
+import type { ConsumerRunConfig, Kafka } from 'kafkajs';
 import pRetry from 'p-retry';
 import type { Connection } from 'mongoose';
 import { Schema, type InferSchemaType, type Model } from 'mongoose';
@@ -58,7 +58,7 @@ export async function startConsumer(options: {
     retries: 5,
     minTimeout: 200,
   });
-  await consumer.run({
+  const consume: ConsumerRunConfig = {
     eachMessage: async ({ topic, message }) => {
       const event = parseEvent(message.value?.toString() ?? '');
       if (!event) {
@@ -78,17 +78,46 @@ export async function startConsumer(options: {
       };
       await inSpan(`${event.type} process`, span, async () => {
         const marker = `${groupId}:${event.id}`;
-        if (await processed.exists({ _id: marker })) return;
-        const handle = handlers[event.type] as ((e: EventEnvelope) => Promise<void>) | undefined;
-        await handle?.(event);
         try {
-          await processed.create({ _id: marker, type: event.type, at: new Date() });
+          if (await processed.exists({ _id: marker })) return;
+          const handle = handlers[event.type] as ((e: EventEnvelope) => Promise<void>) | undefined;
+          await handle?.(event);
+          await processed.create({ _id: marker, type: event.type, at: new Date() }).catch((err: unknown) => {
+            if (!isDuplicateKey(err)) throw err;
+          });
         } catch (err) {
-          if (!isDuplicateKey(err)) throw err;
+          throw new HandlingFailed(event.type, err);
         }
       });
     },
+  };
+  // kafkajs retries a failed event, then restarts the consumer, unless the failure looks like
+  // a bug (a TypeError, say) or one of its own that it does not retry: then it stops for good
+  // and every later event of the group waits. A group must go on, so it is started again here.
+  let stopped = false;
+  consumer.on(consumer.events.CRASH, ({ payload }) => {
+    if (payload.restart || stopped) return;
+    logger.error({ err: payload.error, groupId }, 'event consumer stopped; starting it again');
+    setTimeout(() => {
+      if (stopped) return;
+      consumer
+        .connect()
+        .then(() => consumer.run(consume))
+        .catch((err: unknown) => logger.error({ err, groupId }, 'event consumer could not start again'));
+    }, 1000);
   });
+  await consumer.run(consume);
   await Promise.race([joined, new Promise((resolve) => setTimeout(resolve, 30_000).unref())]);
-  return () => consumer.disconnect();
+  return () => {
+    stopped = true;
+    return consumer.disconnect();
+  };
+}
+
+/** A failed event, always retried: kafkajs gives up on some errors (a TypeError) for good. */
+class HandlingFailed extends Error {
+  readonly retriable = true;
+  constructor(type: string, cause: unknown) {
+    super(`handling ${type} failed: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+  }
 }

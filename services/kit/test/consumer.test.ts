@@ -15,6 +15,8 @@ const kafka = createKafka('kit-test', KAFKA_BROKERS, logger);
 const dbName = uniqueName('raseed_kit_consumer_test_');
 const groupId = uniqueName('kit-test-');
 const deletions: EventEnvelope<'user.deleted'>[] = [];
+/** Users whose first deletion the handler fails on, as a bug would (a TypeError). */
+const failOnce = new Set<string>();
 const processedEvents = () => conn.collection<{ _id: string; type: string; at: Date }>('processed_events');
 let conn: Connection;
 const TOPIC = `${TEST_TOPIC_PREFIX}user.deleted`;
@@ -37,6 +39,8 @@ beforeAll(async () => {
     topicPrefix: TEST_TOPIC_PREFIX,
     handlers: {
       'user.deleted': async (event) => {
+        if (failOnce.delete(event.data.userId))
+          throw new TypeError("Cannot read properties of null (reading 'at')");
         deletions.push(event);
       },
     },
@@ -95,5 +99,20 @@ describe('startConsumer', () => {
 
     await until(() => deletions.some((e) => e.id === after.id));
     expect(deletions.filter((e) => e.key === userId).map((e) => e.id)).toEqual([after.id]);
+  });
+
+  it('goes on after a handler fails as a bug would: the event is tried again, and the group keeps consuming', async () => {
+    const userId = uniqueName('u');
+    failOnce.add(userId);
+    const failing = createEvent('kit-test', 'user.deleted', userId, { userId });
+    const later = createEvent('kit-test', 'user.deleted', userId, { userId });
+    await producer.send({
+      topic: TOPIC,
+      messages: [failing, later].map((e) => ({ key: userId, value: JSON.stringify(e) })),
+    });
+
+    await until(() => deletions.some((e) => e.id === later.id));
+    expect(failOnce.has(userId)).toBe(false);
+    expect(deletions.filter((e) => e.key === userId).map((e) => e.id)).toEqual([failing.id, later.id]);
   });
 });

@@ -40,7 +40,7 @@ export function testEnv(service: string, extra: Record<string, string> = {}): No
   return {
     ...Object.fromEntries(INFRASTRUCTURE.map((name) => [name, process.env[name]])),
     NODE_ENV: 'test',
-    LOG_LEVEL: 'silent',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     PORT: '0',
     MONGO_DB: `raseed_${service}_test_${randomUUID().slice(0, 8)}`,
     OUTBOX_POLL_MS: '50',
