@@ -1,5 +1,3 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { Instances, Metrics, requestLogging, sessionKeys, type Logger } from '@raseed/kit';
 import express, { type ErrorRequestHandler, type Express } from 'express';
 import helmet from 'helmet';
@@ -9,8 +7,10 @@ import { apiDocs } from './docs';
 import { addressLimits } from './limits';
 import { onePath } from './paths';
 import { serviceProxy } from './proxy';
+import { publicReads } from './public-reads';
 import { BOARD_PATH, queueBoard } from './queues';
 import { routeFor, routingTable, type ServiceName } from './routes';
+import { storefront } from './storefront';
 
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -102,6 +102,8 @@ export function createGateway(
   });
   app.use(addressLimits(redis, config));
 
+  // Behind the request ids, metrics, logs and security headers above, which cached answers get too.
+  app.use(publicReads(instances.catalog, config, logger, metrics));
   app.use(serviceProxy(instances, logger));
   // No service path falls to the storefront: an unknown API path, or an internal one, is 404;
   // so is /metrics, served to Prometheus on METRICS_PORT only (main.ts).
@@ -109,17 +111,8 @@ export function createGateway(
     res.status(404).json({ error: 'Not found' });
   });
 
-  // The built storefront, with every other GET answered by its index page (client-side routes).
-  const index = path.join(config.FRONTEND_DIR, 'index.html');
-  app.use(express.static(config.FRONTEND_DIR, { index: false, maxAge: '1h' }));
-  app.get('/{*path}', (_req, res) => {
-    if (!fs.existsSync(index)) {
-      res.status(503).type('text').send('The storefront is not built yet: run `npm run build`.');
-      return;
-    }
-    res.setHeader('cache-control', 'no-cache');
-    res.sendFile(index);
-  });
+  // Last: the built storefront, whose index page answers every other GET.
+  app.use(storefront(config.FRONTEND_DIR));
   app.use(((err, req, res, _next) => {
     logger.error({ err, requestId: req.headers['x-request-id'] }, 'gateway error');
     if (!res.headersSent) res.status(500).json({ error: 'Internal server error' });

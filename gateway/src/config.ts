@@ -38,6 +38,18 @@ const env = z.object({
   JWT_TTL_SECONDS: baseEnv.shape.JWT_TTL_SECONDS,
   /** The services' BullMQ prefix, so the queue board opens the queues they work. */
   QUEUE_PREFIX: baseEnv.shape.QUEUE_PREFIX,
+  /**
+   * How long the gateway keeps a visitor's catalogue read (public-reads.ts); an admin's change
+   * shows within this long. 0 turns the cache off.
+   */
+  PUBLIC_CACHE_MS: z.coerce.number().int().min(0).default(2000),
+  /** The most catalogue reads kept, and the most bytes they take with their compressed copies. */
+  PUBLIC_CACHE_MAX_ENTRIES: z.coerce.number().int().positive().default(500),
+  PUBLIC_CACHE_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(32 * 1024 * 1024),
 });
 
 export type GatewayConfig = Omit<z.infer<typeof env>, 'JWT_SECRET'> & { JWT_SECRET: string };
