@@ -24,7 +24,7 @@ import supertest from 'supertest';
 import { createGateway } from '../../gateway/src/app';
 import { loadGatewayConfig } from '../../gateway/src/config';
 import { startSupplierSim } from '../supplier-sim/src';
-import { orderLoad, startLoadStore } from '../cluster/load';
+import { orderLoad, startLoadStore, steadyOrderLoad } from '../cluster/load';
 import { newTrace, SPAN_KIND, SpanReceiver, type ReceivedSpan } from '../cluster/spans';
 import { loadCatalogConfig } from '../../services/catalog/src/config';
 import { startCatalog } from '../../services/catalog/src/service';
@@ -119,10 +119,10 @@ function listen(handler: http.RequestListener): Promise<{ server: http.Server; u
   );
 }
 
-/** Requests per second and latency of GET `url`, `count` requests, CONCURRENCY at a time, over keep-alive. */
-async function readLoad(url: string, count: number) {
+/** Requests per second and latency of GET `url`, `count` requests, `concurrency` at a time, over keep-alive. */
+async function readLoad(url: string, count: number, concurrency = CONCURRENCY) {
   const latencies: number[] = [];
-  const perSecond = await rate(count, CONCURRENCY, async () => {
+  const perSecond = await rate(count, concurrency, async () => {
     const started = performance.now();
     const res = await fetch(url);
     await res.arrayBuffer();
@@ -388,6 +388,9 @@ export function storefrontFigures(dist = FRONTEND_DIST) {
   );
 }
 
+/** The ports of the store the sections below start as processes, one section at a time. */
+const STORE_PORTS = { gateway: 4950, auth: 4951, wallet: 4952, catalog: 4953, orders: 4954, payments: 4955 };
+
 /**
  * Orders per second through the gateway with one and with two instances of every service, each
  * a process of its own (the scale test's store), 50 customers ordering in a closed loop.
@@ -400,14 +403,7 @@ async function clusterFigures() {
   for (const n of [1, 2]) {
     const instances = { auth: n, wallet: n, catalog: n, orders: n, payments: n };
     process.stderr.write(`  starting the store with ${n} instance(s) of each service…\n`);
-    const store = await startLoadStore(instances, {
-      gateway: 4950,
-      auth: 4951,
-      wallet: 4952,
-      catalog: 4953,
-      orders: 4954,
-      payments: 4955,
-    });
+    const store = await startLoadStore(instances, STORE_PORTS);
     try {
       const productId = await store.api.createdProduct(store.adminToken, 0.01);
       const shoppers = await store.api.shoppers(50, 100, store.adminToken);
@@ -439,11 +435,10 @@ export async function breakdownFigures() {
     `One order, step by step (traces of ${BREAKDOWN_ORDERS} orders placed one at a time; median per order)`,
   );
   const receiver = await SpanReceiver.start();
-  const ports = { gateway: 4950, auth: 4951, wallet: 4952, catalog: 4953, orders: 4954, payments: 4955 };
   process.stderr.write('  starting the store, exporting its spans…\n');
   const store = await startLoadStore(
     { auth: 1, wallet: 1, catalog: 1, orders: 1, payments: 1 },
-    ports,
+    STORE_PORTS,
     receiver.env,
   );
   const traces: string[] = [];
@@ -498,6 +493,116 @@ export async function breakdownFigures() {
     }))
     .sort((a, b) => b.ms - a.ms);
   for (const { step, ms } of medians.slice(0, 30)) line(step, `${ms.toFixed(2)} ms`);
+}
+
+/** A positive number from the environment (a shorter run while trying the bench), or `fallback`. */
+function knob(name: string, fallback: number): number {
+  const value = process.env[name];
+  if (value === undefined || value === '') return fallback;
+  const n = Number(value);
+  if (!(n > 0)) throw new Error(`${name} must be a positive number (it is "${value}")`);
+  return n;
+}
+
+const STEADY_RATE = knob('BENCH_STEADY_RATE', 20);
+const STEADY_SECONDS = knob('BENCH_STEADY_SECONDS', 30);
+const OVERHEAD_REQUESTS = 3000;
+const OVERHEAD_CONCURRENCY = 20;
+/** Public, and answered by payments from its configuration: no store, no cache, no other service. */
+const OVERHEAD_PATH = '/api/payments/methods';
+const MEMORY_TARGET_MB = 1.5 * 1024;
+
+type LoadStore = Awaited<ReturnType<typeof startLoadStore>>;
+
+/**
+ * Orders arriving at a steady rate through the gateway, whether or not earlier ones were
+ * answered (an open loop, as customers arrive), one instance of each service.
+ */
+async function steadyOrderFigures(store: LoadStore) {
+  const productId = await store.api.createdProduct(store.adminToken, 0.01);
+  const shoppers = await store.api.shoppers(50, 100, store.adminToken);
+  await steadyOrderLoad(store.api, shoppers, productId, STEADY_RATE, 5);
+  process.stderr.write(`  orders arriving at ${STEADY_RATE} /s for ${STEADY_SECONDS} s…\n`);
+  const load = await steadyOrderLoad(store.api, shoppers, productId, STEADY_RATE, STEADY_SECONDS);
+  heading(
+    `Orders at a steady ${STEADY_RATE} /s (open loop for ${STEADY_SECONDS} s through the gateway, 50 customers; latency from each order's scheduled arrival, so a slow answer hides no arrival)`,
+  );
+  const failed = [...load.failures.values()].reduce((sum, n) => sum + n, 0);
+  line(
+    'orders placed',
+    `${load.latencies.length} of ${load.sent}  (sent at most ${load.lateMs.toFixed(0)} ms after their arrival)`,
+  );
+  line(
+    'achieved rate',
+    `${load.perSecond.toFixed(1)} /s  (${((load.perSecond / STEADY_RATE) * 100).toFixed(0)}% of the arrivals' rate)`,
+  );
+  line(
+    'latency from the scheduled arrival',
+    `p50 ${percentile(load.latencies, 50).toFixed(0)} ms, p99 ${percentile(load.latencies, 99).toFixed(0)} ms`,
+  );
+  line(
+    'failures',
+    failed ? `${failed} (${[...load.failures].map(([answer, n]) => `${n} × ${answer}`).join(', ')})` : 'none',
+  );
+}
+
+/** What the gateway costs a request the service answers from memory, next to the service called directly. */
+async function gatewayOverheadFigures(store: LoadStore) {
+  const direct = `http://127.0.0.1:${store.cluster.find('payments').port}${OVERHEAD_PATH}`;
+  const proxied = `${store.cluster.gatewayUrl}${OVERHEAD_PATH}`;
+  await readLoad(direct, 300, OVERHEAD_CONCURRENCY);
+  await readLoad(proxied, 300, OVERHEAD_CONCURRENCY);
+  const onService = await readLoad(direct, OVERHEAD_REQUESTS, OVERHEAD_CONCURRENCY);
+  const throughGateway = await readLoad(proxied, OVERHEAD_REQUESTS, OVERHEAD_CONCURRENCY);
+  heading(
+    `Gateway overhead (GET ${OVERHEAD_PATH}, answered by payments from memory; ${OVERHEAD_REQUESTS} requests, ${OVERHEAD_CONCURRENCY} at a time)`,
+  );
+  const figures = (load: typeof onService) =>
+    `${load.perSecond.toFixed(0)} /s, p50 ${load.p50.toFixed(1)} ms, p99 ${load.p99.toFixed(1)} ms`;
+  line('on the service directly', figures(onService));
+  line('through the gateway', figures(throughGateway));
+  line(
+    'ratio',
+    `the gateway reaches ${((throughGateway.perSecond / onService.perSecond) * 100).toFixed(1)}% of the direct rate`,
+  );
+}
+
+/** The resident memory of each of the store's processes, once the load above has run through them. */
+function memoryFigures({ cluster }: LoadStore) {
+  heading(
+    `Memory (resident, of the gateway and each service process after the two sections above; target ${MEMORY_TARGET_MB / 1024} GB in all)`,
+  );
+  const mb = (kb: number) => kb / 1024;
+  const gateway = cluster.find('gateway');
+  let total = 0;
+  for (const member of [gateway, ...cluster.members.filter((m) => m !== gateway)]) {
+    const several = cluster.members.filter((m) => m.app === member.app).length > 1;
+    const name = several ? `${member.app} ${member.index + 1}` : member.app;
+    const kb = cluster.residentKb(member);
+    if (kb === undefined) {
+      line(name, 'not running');
+      continue;
+    }
+    total += kb;
+    line(name, `${mb(kb).toFixed(0)} MB`);
+  }
+  line(
+    'total',
+    `${mb(total).toFixed(0)} MB  (${((mb(total) / MEMORY_TARGET_MB) * 100).toFixed(0)}% of ${MEMORY_TARGET_MB / 1024} GB)`,
+  );
+}
+
+/** One store of one instance each, measured under steady orders, for the gateway's cost, then for memory. */
+export async function steadyStoreFigures() {
+  process.stderr.write('  starting the store with one instance of each service…\n');
+  const store = await startLoadStore({ auth: 1, wallet: 1, catalog: 1, orders: 1, payments: 1 }, STORE_PORTS);
+  try {
+    await steadyOrderFigures(store);
+    await gatewayOverheadFigures(store);
+    memoryFigures(store);
+  } finally {
+    await store.stop();
+  }
 }
 
 async function main() {
@@ -601,6 +706,7 @@ async function main() {
   }
   await breakdownFigures();
   await clusterFigures();
+  await steadyStoreFigures();
   storefrontFigures();
   writeBenchmarks(started);
 }

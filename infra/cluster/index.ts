@@ -3,7 +3,7 @@
  * on loopback ports of their own, and the gateway in front of them. `npm start` runs it
  * (start.ts); the scale test and the bench run it on ports and databases of their own.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -169,6 +169,22 @@ export class Cluster {
     throw new Error(
       `${member.app} ${member.index + 1} was not ready within ${timeoutMs / 1000} s; see ${member.log}`,
     );
+  }
+
+  /** The member's resident memory in kB (VmRSS), or undefined when it is not running. */
+  residentKb(member: Member): number | undefined {
+    const child = member.child;
+    const pid = child?.pid;
+    if (!child || pid === undefined || child.exitCode !== null || child.signalCode !== null) return undefined;
+    try {
+      const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+      const kb = /^VmRSS:\s+(\d+) kB/m.exec(status)?.[1];
+      if (kb) return Number(kb);
+    } catch {
+      // No /proc (macOS): ps tells the same.
+    }
+    const rss = Number(execFileSync('ps', ['-o', 'rss=', '-p', String(pid)], { encoding: 'utf8' }).trim());
+    return Number.isFinite(rss) && rss > 0 ? rss : undefined;
   }
 
   /** SIGKILL, answered once the process is gone. */

@@ -1,8 +1,8 @@
 /**
  * Customers of a running store, made through its gateway as the storefront makes them, and the
- * order load the bench and the scale test put on it: each customer orders again as soon as
+ * order loads the bench and the scale test put on it: each customer orders again as soon as
  * the last order is answered, each order under an Idempotency-Key of its own, sent again with
- * the same key after no answer or a 5xx.
+ * the same key after no answer or a 5xx; or orders arriving at a steady rate, each sent once.
  */
 import { dropDatabase, testEnv, uniqueName } from '@raseed/kit/testing';
 import { startSupplierSim } from '@raseed/supplier-sim';
@@ -164,6 +164,68 @@ export async function orderLoad(
   );
   const latencies = placed.map((p) => p.ms).sort((a, b) => a - b);
   return { placed, perSecond: placed.length / ((Date.now() - started) / 1000), latencies };
+}
+
+export interface SteadyLoad {
+  /** Orders scheduled (each sent, answered or not). */
+  sent: number;
+  /** Latencies of the orders answered 201, from each one's scheduled arrival, sorted. */
+  latencies: number[];
+  /** Orders answered 201 per second, from the first arrival to the last answer. */
+  perSecond: number;
+  /** Orders not answered 201, by their answer ("no answer" when none came). */
+  failures: Map<string, number>;
+  /** The most an order was sent after its scheduled arrival (the caller's own delay). */
+  lateMs: number;
+}
+
+/**
+ * Orders of `productId` arriving at a steady `perSecond` for `seconds`, the shoppers in turn,
+ * each sent once under a key of its own at its scheduled time, whether or not earlier orders
+ * have been answered (an open loop). Latency runs from the scheduled arrival, so a slow
+ * answer or a late send is counted rather than hidden by fewer arrivals.
+ */
+export async function steadyOrderLoad(
+  api: StoreApi,
+  shoppers: Shopper[],
+  productId: string,
+  perSecond: number,
+  seconds: number,
+): Promise<SteadyLoad> {
+  const sent = Math.round(perSecond * seconds);
+  const latencies: number[] = [];
+  const failures = new Map<string, number>();
+  const body = { product_id: productId, quantity: 1, params: 'Account e-mail:a@b.c' };
+  const started = performance.now();
+  let lastAnswer = started;
+  let lateMs = 0;
+  const answers: Promise<void>[] = [];
+  for (let i = 0; i < sent; i++) {
+    const due = started + (i * 1000) / perSecond;
+    const wait = due - performance.now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    lateMs = Math.max(lateMs, performance.now() - due);
+    const shopper = shoppers[i % shoppers.length]!;
+    answers.push(
+      api.client
+        .once(`customer ${i % shoppers.length}`, 'order', `${api.url}/api/orders`, {
+          token: shopper.token,
+          key: randomUUID(),
+          body,
+        })
+        .then((answer) => {
+          lastAnswer = Math.max(lastAnswer, performance.now());
+          if (answer.status === 201) latencies.push(performance.now() - due);
+          else {
+            const kind = answer.status ? String(answer.status) : 'no answer';
+            failures.set(kind, (failures.get(kind) ?? 0) + 1);
+          }
+        }),
+    );
+  }
+  await Promise.all(answers);
+  latencies.sort((a, b) => a - b);
+  return { sent, latencies, perSecond: latencies.length / ((lastAnswer - started) / 1000), failures, lateMs };
 }
 
 /**
