@@ -17,6 +17,7 @@ step "chromium for the browser tests"
 ensure_browser
 step "infrastructure"
 bash infra/infra.sh up
+npx tsx infra/test/stale-topics.ts
 step "type-check"
 npx tsc -b
 npx tsc -p tsconfig.test.json

@@ -5,6 +5,7 @@
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 
 export const SERVICES = ['auth', 'wallet', 'catalog', 'orders', 'payments'] as const;
@@ -110,6 +111,13 @@ export class Cluster {
   /** Starts every process, services first, and answers once each one is ready. */
   async start(progress: (line: string) => void = () => undefined): Promise<void> {
     fs.mkdirSync(this.options.logs, { recursive: true });
+    // Another process on a member's port would answer its readiness check in its stead.
+    for (const member of this.members) {
+      if (!(await portFree(member.port)))
+        throw new Error(
+          `port ${member.port} (${member.app} ${member.index + 1}) is taken by another process`,
+        );
+    }
     for (const member of this.members.filter((m) => m.app !== 'gateway')) this.spawn(member);
     // One at a time would take longer; all at once, then wait for each.
     for (const member of this.members.filter((m) => m.app !== 'gateway')) {
@@ -229,4 +237,13 @@ export class Cluster {
       }
     });
   }
+}
+
+/** Whether nothing listens on the loopback port yet. */
+function portFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = net.createServer();
+    probe.once('error', () => resolve(false));
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
+  });
 }

@@ -74,7 +74,8 @@ export async function deleteTopics(prefix: string): Promise<number> {
   await admin.connect();
   try {
     const topics = (await admin.listTopics()).filter((t) => t.startsWith(prefix));
-    if (topics.length) await admin.deleteTopics({ topics, timeout: 30_000 });
+    for (let i = 0; i < topics.length; i += 100)
+      await admin.deleteTopics({ topics: topics.slice(i, i + 100), timeout: 30_000 });
     return topics.length;
   } finally {
     await admin.disconnect();

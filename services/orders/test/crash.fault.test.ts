@@ -99,14 +99,20 @@ describe('orders killed with SIGKILL in the middle of 100 supplier orders', () =
     expect(killedBy).toBe('SIGKILL');
     expect(answers.filter((a) => a.status === 0)).toEqual([]);
 
-    // Every order the wallet paid for settles; none stays waiting.
+    // Every order the wallet paid for is shown (the repair follows the fate of one the crash cut
+    // off after its debit) and settles; none stays waiting.
+    const debits = async () =>
+      (await orders.wallet.db.collection('entries').find({ account: user.id }).toArray()).filter((e) =>
+        /^order:.*:debit$/.test(e.key as string),
+      ).length;
     const paid = await eventually(
       async () => {
         const list = await orders.storedOrders({ userId: user.id });
         const shown = list.filter((o) => o.paid);
-        return shown.every((o) => o.status !== 'waiting') ? shown : undefined;
+        const settled = shown.every((o) => o.status !== 'waiting');
+        return settled && shown.length === (await debits()) ? shown : undefined;
       },
-      { timeoutMs: 150_000, what: 'every paid order settled' },
+      { timeoutMs: 150_000, what: 'every paid order shown and settled' },
     );
     // An order the crash cut off before the wallet was asked is answered as not completed.
     const placed = answers.filter((a) => a.status === 201);
