@@ -25,6 +25,8 @@ import { createGateway } from '../../gateway/src/app';
 import { loadGatewayConfig } from '../../gateway/src/config';
 import { startSupplierSim } from '../supplier-sim/src';
 import { orderLoad, startLoadStore, steadyOrderLoad } from '../cluster/load';
+import { grownStoreFigures } from './grown';
+import { phoneFigures } from './phone';
 import { newTrace, SPAN_KIND, SpanReceiver, type ReceivedSpan } from '../cluster/spans';
 import { loadCatalogConfig } from '../../services/catalog/src/config';
 import { startCatalog } from '../../services/catalog/src/service';
@@ -511,6 +513,12 @@ const OVERHEAD_CONCURRENCY = 20;
 /** Public, and answered by payments from its configuration: no store, no cache, no other service. */
 const OVERHEAD_PATH = '/api/payments/methods';
 const MEMORY_TARGET_MB = 1.5 * 1024;
+/** The grown store's history (the target is measured at 1,000,000 orders: BENCH_GROWN_ORDERS=1000000). */
+const GROWN = {
+  orders: knob('BENCH_GROWN_ORDERS', 100_000),
+  entries: knob('BENCH_GROWN_ENTRIES', 100_000),
+  payments: knob('BENCH_GROWN_PAYMENTS', 20_000),
+};
 
 type LoadStore = Awaited<ReturnType<typeof startLoadStore>>;
 
@@ -707,7 +715,9 @@ async function main() {
   await breakdownFigures();
   await clusterFigures();
   await steadyStoreFigures();
+  await grownStoreFigures({ heading, line, percentile }, GROWN, STORE_PORTS);
   storefrontFigures();
+  await phoneFigures({ heading, line }, STORE_PORTS);
   writeBenchmarks(started);
 }
 

@@ -253,7 +253,14 @@ export async function startLoadStore(
       ...extra,
     });
   }
-  env.gateway = { NODE_ENV: 'test', LOG_LEVEL: 'warn', AUTH_RATE_LIMIT: '10000', ...extra };
+  env.gateway = {
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'warn',
+    AUTH_RATE_LIMIT: '10000',
+    // The catalogue's pictures come from this store's own supplier simulator.
+    IMAGE_ORIGINS: new URL(sim.url).origin,
+    ...extra,
+  };
   const cluster = new Cluster({
     instances,
     ports,

@@ -2,14 +2,19 @@ import type { ImgHTMLAttributes } from 'react';
 
 export const FALLBACK_IMAGE = '/images/image.png';
 
-/** A lazily loaded image that shows the fallback picture when it is missing or broken. */
-export function Picture({ src, alt, ...rest }: ImgHTMLAttributes<HTMLImageElement>) {
+type PictureProps = ImgHTMLAttributes<HTMLImageElement> & {
+  /** Seen without scrolling on a phone: asked for at once rather than when it nears the screen. */
+  eager?: boolean;
+};
+
+/** An image, loaded lazily unless eager, that shows the fallback picture when it is missing or broken. */
+export function Picture({ src, alt, eager = false, ...rest }: PictureProps) {
   return (
     <img
       {...rest}
       src={src || FALLBACK_IMAGE}
       alt={alt}
-      loading="lazy"
+      loading={eager ? 'eager' : 'lazy'}
       decoding="async"
       onError={(event) => {
         const img = event.currentTarget;

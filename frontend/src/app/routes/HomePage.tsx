@@ -17,7 +17,14 @@ export function HomePage() {
             <li key={name}>
               {section ? (
                 <Link className="tile" to={`/category/${encodeURIComponent(section.name)}`}>
-                  <Picture className="tile__image" src={section.image} alt="" width="160" height="107" />
+                  <Picture
+                    className="tile__image"
+                    src={section.image}
+                    alt=""
+                    width="160"
+                    height="107"
+                    eager
+                  />
                   <span className="tile__name" dir="auto">
                     {section.name}
                   </span>

@@ -3,14 +3,24 @@ import { Picture } from '../../components/Picture';
 import { dollars } from '../../lib/format';
 import type { Product, SubCategory } from './api';
 
+/** The cards of a grid a phone shows before any scrolling. */
+const FIRST_SCREEN = 4;
+
+/** A card's picture: those on the first screen are asked for at once. */
+function CardPicture({ src, index }: { src: string; index: number }) {
+  return (
+    <Picture className="card__image" src={src} alt="" width="160" height="107" eager={index < FIRST_SCREEN} />
+  );
+}
+
 export function SubCategoryGrid({ items }: { items: SubCategory[] }) {
   if (!items.length) return null;
   return (
     <ul className="grid" aria-label="Categories">
-      {items.map((c) => (
+      {items.map((c, i) => (
         <li key={c.id}>
           <Link className="card" to={`/category/${encodeURIComponent(c.name)}`}>
-            <Picture className="card__image" src={c.image} alt="" width="160" height="107" />
+            <CardPicture src={c.image} index={i} />
             <span className="card__name" dir="auto">
               {c.name}
             </span>
@@ -26,7 +36,7 @@ export function ProductGrid({ items, onChoose }: { items: Product[]; onChoose: (
   if (!items.length) return null;
   return (
     <ul className="grid" aria-label="Products">
-      {items.map((p) => (
+      {items.map((p, i) => (
         <li key={p.id}>
           <button
             type="button"
@@ -34,7 +44,7 @@ export function ProductGrid({ items, onChoose }: { items: Product[]; onChoose: (
             disabled={!p.available}
             onClick={() => onChoose(p)}
           >
-            <Picture className="card__image" src={p.image} alt="" width="160" height="107" />
+            <CardPicture src={p.image} index={i} />
             <span className="card__name" dir="auto">
               {p.name}
             </span>
