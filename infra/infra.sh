@@ -100,13 +100,6 @@ pg_bin() { ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1; }
 # PostgreSQL refuses to run as root: then it runs as the postgres account Debian's package creates.
 as_pg() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
 
-# FerretDB pushes equality filters down as `_jsonb->'field' @> value`, which its btree indexes
-# cannot serve, so every lookup scanned the whole table (117 ms for an _id at 200,000 orders).
-# The patch gives each index on top-level fields a GIN (jsonb_path_ops) companion that can;
-# gin-indexes.sql adds the companions to indexes made before it, at every start.
-FERRETDB_PATCH="$INFRA_DIR/ferretdb/gin-indexes.patch"
-ferretdb_build() { echo "$FERRETDB_VERSION $(sha256sum "$FERRETDB_PATCH" | cut -c1-12)"; }
-
 mongo_provision() {
   command -v mongod >/dev/null 2>&1 && return 0
   if [ -z "$(pg_bin)" ]; then
@@ -117,7 +110,7 @@ mongo_provision() {
       { apt-get update -q >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -q postgresql >/dev/null; } ||
       die "could not install postgresql with apt-get"
   fi
-  [ -x "$BIN/ferretdb" ] && [ "$(cat "$BIN/ferretdb.build" 2>/dev/null)" = "$(ferretdb_build)" ] && return 0
+  [ -x "$BIN/ferretdb" ] && return 0
   go_env
   say "building FerretDB $FERRETDB_VERSION from the Go module proxy; first run only"
   local mod build="$CACHE/build/ferretdb"
@@ -129,12 +122,9 @@ mongo_provision() {
   # The release embeds its version from a file that only the project's build task writes.
   cp -r "$mod" "$build/src" && chmod -R u+w "$build/src"
   echo "$FERRETDB_VERSION" >"$build/src/build/version/version.txt"
-  patch -s -p1 -d "$build/src" <"$FERRETDB_PATCH" || die "could not apply $FERRETDB_PATCH"
   mkdir -p "$BIN"
-  rm -f "$BIN/ferretdb"
   (cd "$build/src" && go build -v -o "$BIN/ferretdb" ./cmd/ferretdb 2>&1 | progress FerretDB)
   [ -x "$BIN/ferretdb" ] || die "FerretDB build failed"
-  ferretdb_build >"$BIN/ferretdb.build"
   rm -rf "$build"
 }
 
@@ -167,8 +157,6 @@ mongo_start() {
       --postgresql-url="postgres://postgres@127.0.0.1:$PG_PORT/ferretdb?pool_max_conns=50" \
       --listen-addr="127.0.0.1:$MONGO_PORT" --state-dir="$DATA/mongo" --debug-addr=127.0.0.1:8088 \
       --telemetry=disable --log-level=warn
-    as_pg "$(pg_bin)/psql" -q -h 127.0.0.1 -p "$PG_PORT" -U postgres -d ferretdb -v ON_ERROR_STOP=1 \
-      -f - <"$INFRA_DIR/ferretdb/gin-indexes.sql" >/dev/null || die "could not add the GIN indexes"
   fi
   wait_port mongo "$MONGO_PORT" 30
 }
