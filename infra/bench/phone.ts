@@ -10,12 +10,11 @@ import path from 'node:path';
 import type { Result } from 'lighthouse';
 import { version as LIGHTHOUSE_VERSION } from 'lighthouse/package.json';
 import { startLoadStore } from '../cluster/load';
+import type { Report as GrownReport } from './grown';
 import type { App } from '../cluster';
 
-export interface Report {
-  heading(title: string): void;
-  line(label: string, value: string): void;
-}
+/** How the bench prints a figure (see grown.ts). */
+type Report = Pick<GrownReport, 'heading' | 'line'>;
 
 const CHROMIUM = process.env.CHROME_PATH || '/usr/bin/chromium';
 const CHROMIUM_FLAGS = [
