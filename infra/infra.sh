@@ -100,6 +100,16 @@ pg_bin() { ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1; }
 # PostgreSQL refuses to run as root: then it runs as the postgres account Debian's package creates.
 as_pg() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
 
+# FerretDB 1.x evaluates most of a query in its own process: it sends equality filters to
+# PostgreSQL as `_jsonb->'field' @> value`, which its btree indexes cannot serve, and sorts,
+# skips, limits and counts every matching document itself. Two patches make its indexes work:
+# - gin-indexes.patch gives each index on top-level fields a GIN (jsonb_path_ops) companion
+#   that serves those equalities (gin-indexes.sql adds them to indexes made before, at start);
+# - pushdown.patch has PostgreSQL sort, skip, limit and count when it evaluates the whole
+#   filter (top-level equalities), so a page of the newest orders reads ten rows by index.
+FERRETDB_PATCHES=("$INFRA_DIR/ferretdb/gin-indexes.patch" "$INFRA_DIR/ferretdb/pushdown.patch")
+ferretdb_build() { echo "$FERRETDB_VERSION $(cat "${FERRETDB_PATCHES[@]}" | sha256sum | cut -c1-12)"; }
+
 mongo_provision() {
   command -v mongod >/dev/null 2>&1 && return 0
   if [ -z "$(pg_bin)" ]; then
@@ -110,7 +120,7 @@ mongo_provision() {
       { apt-get update -q >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -q postgresql >/dev/null; } ||
       die "could not install postgresql with apt-get"
   fi
-  [ -x "$BIN/ferretdb" ] && return 0
+  [ -x "$BIN/ferretdb" ] && [ "$(cat "$BIN/ferretdb.build" 2>/dev/null)" = "$(ferretdb_build)" ] && return 0
   go_env
   say "building FerretDB $FERRETDB_VERSION from the Go module proxy; first run only"
   local mod build="$CACHE/build/ferretdb"
@@ -122,9 +132,15 @@ mongo_provision() {
   # The release embeds its version from a file that only the project's build task writes.
   cp -r "$mod" "$build/src" && chmod -R u+w "$build/src"
   echo "$FERRETDB_VERSION" >"$build/src/build/version/version.txt"
+  local p
+  for p in "${FERRETDB_PATCHES[@]}"; do
+    patch -s -p1 -d "$build/src" <"$p" || die "could not apply $p"
+  done
   mkdir -p "$BIN"
+  rm -f "$BIN/ferretdb"
   (cd "$build/src" && go build -v -o "$BIN/ferretdb" ./cmd/ferretdb 2>&1 | progress FerretDB)
   [ -x "$BIN/ferretdb" ] || die "FerretDB build failed"
+  ferretdb_build >"$BIN/ferretdb.build"
   rm -rf "$build"
 }
 
@@ -135,7 +151,7 @@ postgres_start() {
   if [ "$(id -u)" = 0 ]; then chown postgres "$PG_DIR"; fi
   if [ ! -f "$PG_DIR/data/PG_VERSION" ]; then
     say "creating FerretDB's PostgreSQL database in $PG_DIR"
-    as_pg "$bin/initdb" -D "$PG_DIR/data" -A trust -U postgres -E UTF8 >"$PG_DIR/initdb.log" 2>&1 ||
+    as_pg "$bin/initdb" -D "$PG_DIR/data" -A trust -U postgres -E UTF8 --locale=C >"$PG_DIR/initdb.log" 2>&1 ||
       die "initdb failed; see $PG_DIR/initdb.log"
   fi
   if ! port_open "$PG_PORT"; then
@@ -157,6 +173,8 @@ mongo_start() {
       --postgresql-url="postgres://postgres@127.0.0.1:$PG_PORT/ferretdb?pool_max_conns=50" \
       --listen-addr="127.0.0.1:$MONGO_PORT" --state-dir="$DATA/mongo" --debug-addr=127.0.0.1:8088 \
       --telemetry=disable --log-level=warn
+    as_pg "$(pg_bin)/psql" -q -h 127.0.0.1 -p "$PG_PORT" -U postgres -d ferretdb -v ON_ERROR_STOP=1 \
+      -f - <"$INFRA_DIR/ferretdb/gin-indexes.sql" >/dev/null || die "could not add the GIN indexes"
   fi
   wait_port mongo "$MONGO_PORT" 30
 }

@@ -67,6 +67,7 @@ const orderSchema = new Schema(
 orderSchema.index({ userId: 1 });
 orderSchema.index({ status: 1 });
 orderSchema.index({ paid: 1 });
+orderSchema.index({ createdAt: -1 });
 
 export interface Failure {
   status: number;

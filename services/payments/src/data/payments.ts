@@ -42,6 +42,7 @@ const paymentSchema = new Schema(
 paymentSchema.plugin(carriesEvents);
 paymentSchema.index({ userId: 1 });
 paymentSchema.index({ status: 1 });
+paymentSchema.index({ createdAt: -1 });
 paymentSchema.index({ receiptClaim: 1 }, { unique: true, sparse: true });
 paymentSchema.index({ waitingSlot: 1 }, { unique: true, sparse: true });
 

@@ -1,0 +1,191 @@
+import { execFileSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { dropDatabase, eventually, MONGO_URL, uniqueName } from '@raseed/kit/testing';
+import { MongoClient } from 'mongodb';
+
+/**
+ * The local store (FerretDB on PostgreSQL) hands PostgreSQL each equality filter as
+ * `_jsonb->'field' @> value`, which its own btree indexes cannot serve: every lookup read the
+ * whole table. infra/ferretdb/gin-indexes.patch gives each index on top-level fields a GIN
+ * companion that can; infra/ferretdb/pushdown.patch has PostgreSQL sort, skip, limit and
+ * count when it evaluates the whole filter. Read here from PostgreSQL itself; the plans are
+ * skipped on a real mongod, the results are checked on either.
+ */
+const PG_PORT = '5433'; // as in infra/infra.sh
+const dbName = uniqueName('raseed_indexes_test_');
+let client: MongoClient;
+let ferret = false;
+
+beforeAll(async () => {
+  client = await MongoClient.connect(MONGO_URL);
+  ferret = 'ferretdbVersion' in (await client.db('admin').command({ buildInfo: 1 }));
+});
+
+afterAll(async () => {
+  await client.close();
+  await dropDatabase(dbName);
+});
+
+/** Runs SQL on FerretDB's PostgreSQL database (as its account when we are root). */
+function sql(query: string): string[] {
+  const version = readdirSync('/usr/lib/postgresql').sort().at(-1);
+  const psql = `/usr/lib/postgresql/${version}/bin/psql`;
+  const args = ['-h', '127.0.0.1', '-p', PG_PORT, '-U', 'postgres', '-d', 'ferretdb', '-tAq', '-c', query];
+  const out =
+    process.getuid?.() === 0
+      ? execFileSync('runuser', ['-u', 'postgres', '--', psql, ...args])
+      : execFileSync(psql, args);
+  return out.toString().trim().split('\n').filter(Boolean);
+}
+
+describe('indexes of the local store', () => {
+  it('gives each index on top-level fields a GIN companion that serves the filters it is sent', async () => {
+    if (!ferret) return console.log('the store is not FerretDB: nothing to check');
+    const orders = client.db(dbName).collection('orders');
+    await orders.insertOne({ userId: 'u1', status: 'waiting', fields: { email: 'a@b.c' } });
+    await orders.createIndex({ userId: 1 });
+    await orders.createIndex({ 'fields.email': 1 });
+    await orders.createIndex({ status: 1, userId: -1 }, { name: 'by_status_and_user' });
+
+    const [table] = sql(
+      `SELECT tablename FROM pg_tables WHERE schemaname = '${dbName}' AND tablename LIKE 'orders%'`,
+    );
+    const gin = () =>
+      sql(
+        `SELECT indexdef FROM pg_indexes WHERE schemaname = '${dbName}' AND indexname LIKE '%\\_gin' ORDER BY 1`,
+      );
+    expect(gin()).toEqual([
+      expect.stringMatching(/USING gin \(\(\(_jsonb -> '_id'::text\)\) jsonb_path_ops\)$/),
+      expect.stringMatching(
+        /USING gin \(\(\(_jsonb -> 'status'::text\)\) jsonb_path_ops, \(\(_jsonb -> 'userId'::text\)\) jsonb_path_ops\)$/,
+      ),
+      expect.stringMatching(/USING gin \(\(\(_jsonb -> 'userId'::text\)\) jsonb_path_ops\)$/),
+    ]);
+
+    // The filters exactly as FerretDB writes them; the table is tiny, so the planner is told to
+    // use an index where one serves.
+    const plan = (where: string) =>
+      sql(`SET enable_seqscan = off; EXPLAIN SELECT _jsonb FROM "${dbName}"."${table}" WHERE ${where}`).join(
+        '\n',
+      );
+    expect(plan(`_jsonb->'userId' @> '"u1"'`)).toMatch(/Bitmap Index Scan on \S+_gin/);
+    expect(plan(`_jsonb->'_id' @> '{"$o": "6565a0000000000000000000"}'`)).toMatch(
+      /Bitmap Index Scan on \S+_id_\S+_gin/,
+    );
+
+    // A dropped index takes its companion with it.
+    await orders.dropIndex('by_status_and_user');
+    expect(gin()).toHaveLength(2);
+  });
+
+  it('answers sorted pages and counts as MongoDB does, whichever part PostgreSQL evaluates', async () => {
+    const orders = client.db(dbName).collection('pages');
+    await orders.createIndex({ createdAt: -1 });
+    await orders.createIndex({ status: 1 });
+    const statuses = ['waiting', 'confirmed', 'rejected'];
+    const names = ['b', 'B', 'a', 'é', 'z', 'Ab', 'ab', ''];
+    const docs = Array.from({ length: 600 }, (_, i) => ({
+      n: i,
+      status: statuses[i % 3]!,
+      userId: `u${i % 7}`,
+      name: `${names[i % names.length]!}${i % 5}`,
+      // Three documents have no date: MongoDB sorts a missing field lowest.
+      ...(i % 200 !== 17 && { createdAt: new Date(1_700_000_000_000 + ((i * 7919) % 600) * 1000) }),
+    }));
+    await orders.insertMany(docs.map((d) => ({ ...d })));
+
+    type Doc = (typeof docs)[number];
+    const at = (d: Doc) => d.createdAt?.getTime() ?? -Infinity;
+    const compare = (x: number | string, y: number | string) => (x === y ? 0 : x < y ? -1 : 1);
+    const byDate = (dir: 1 | -1) => (a: Doc, b: Doc) => dir * compare(at(a), at(b));
+    const bytes = (s: string) => Buffer.from(s, 'utf8');
+    const byName = (a: Doc, b: Doc) => Buffer.compare(bytes(a.name), bytes(b.name)) || a.n - b.n;
+    const ns = (list: { n: number }[]) => list.map((d) => d.n);
+    const page = (filter: object, sort: Record<string, 1 | -1>, skip: number, limit: number) =>
+      orders.find<{ n: number }>(filter, { sort, skip, limit }).toArray().then(ns);
+
+    const waiting = docs.filter((d) => d.status === 'waiting');
+    expect(await page({ status: 'waiting' }, { createdAt: -1 }, 10, 10)).toEqual(
+      ns(waiting.sort(byDate(-1)).slice(10, 20)),
+    );
+    const mine = docs.filter((d) => d.status === 'confirmed' && d.userId === 'u3');
+    expect(await page({ status: 'confirmed', userId: 'u3' }, { createdAt: 1 }, 0, 5)).toEqual(
+      ns(mine.sort(byDate(1)).slice(0, 5)),
+    );
+    // Sorted on two fields (dates are unique within a customer's documents).
+    expect(await page({}, { userId: 1, createdAt: -1 }, 40, 30)).toEqual(
+      ns([...docs].sort((a, b) => compare(a.userId, b.userId) || byDate(-1)(a, b)).slice(40, 70)),
+    );
+    // The documents without a date come last newest first, and first oldest first.
+    expect(await page({}, { createdAt: -1 }, 597, 10)).toEqual(
+      expect.arrayContaining(ns(docs.filter((d) => !d.createdAt))),
+    );
+    expect((await page({}, { createdAt: 1 }, 0, 3)).sort((a, b) => a - b)).toEqual([17, 217, 417]);
+    // Strings by their bytes, as MongoDB compares them; names repeat, so ties are broken here.
+    const named = (await orders.find({ status: { $ne: 'rejected' } }, { sort: { name: 1 } }).toArray()).map(
+      (d) => d.name as string,
+    );
+    expect(named).toEqual(
+      docs
+        .filter((d) => d.status !== 'rejected')
+        .sort(byName)
+        .map((d) => d.name),
+    );
+    // A range is evaluated by FerretDB itself: the same answer by another road.
+    const since = new Date(1_700_000_000_000 + 300_000);
+    expect(await page({ createdAt: { $gte: since } }, { createdAt: -1 }, 5, 5)).toEqual(
+      ns(
+        docs
+          .filter((d) => d.createdAt && d.createdAt >= since)
+          .sort(byDate(-1))
+          .slice(5, 10),
+      ),
+    );
+
+    expect(await orders.countDocuments({})).toBe(600);
+    expect(await orders.countDocuments({ status: 'waiting' })).toBe(200);
+    expect(await orders.countDocuments({ status: 'waiting', userId: 'u1' })).toBe(
+      docs.filter((d) => d.status === 'waiting' && d.userId === 'u1').length,
+    );
+    expect(await orders.countDocuments({ status: 'none' })).toBe(0);
+    expect(await orders.countDocuments({ createdAt: { $gte: since } })).toBe(
+      docs.filter((d) => d.createdAt && d.createdAt >= since).length,
+    );
+  });
+
+  it('reads a page of the newest documents by index, not the whole table', async () => {
+    if (!ferret) return console.log('the store is not FerretDB: nothing to check');
+    const orders = client.db(dbName).collection('newest');
+    // The index first: building one on existing rows would read the table.
+    await orders.createIndex({ createdAt: -1 });
+    await orders.insertMany(
+      Array.from({ length: 3000 }, (_, i) => ({ paid: true, createdAt: new Date(1_700_000_000_000 + i) })),
+    );
+    const [table] = sql(
+      `SELECT tablename FROM pg_tables WHERE schemaname = '${dbName}' AND tablename LIKE 'newest%'`,
+    );
+    const read = () =>
+      sql(
+        `SELECT seq_tup_read, coalesce(idx_tup_fetch, 0) FROM pg_stat_user_tables WHERE schemaname = '${dbName}' AND relname = '${table}'`,
+      )[0]!
+        .split('|')
+        .map(Number);
+
+    const newest = await orders
+      .find({ paid: true }, { sort: { createdAt: -1 }, skip: 20, limit: 10 })
+      .toArray();
+    expect(newest.map((d) => (d.createdAt as Date).getTime() - 1_700_000_000_000)).toEqual(
+      Array.from({ length: 10 }, (_, i) => 2979 - i),
+    );
+    // PostgreSQL reports what each session read within about ten seconds.
+    const [scanned, fetched] = await eventually(
+      async () => {
+        const counts = read();
+        return counts[0]! + counts[1]! > 0 ? counts : undefined;
+      },
+      { timeoutMs: 30_000, what: 'the read of the page reported' },
+    );
+    expect(scanned).toBe(0);
+    expect(fetched).toBeLessThanOrEqual(30);
+  }, 60_000);
+});
