@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { openDatabase } from '@raseed/kit/testing';
 import { Types, type Connection } from 'mongoose';
+import { saleHour } from '../../services/payments/src/data/sales';
 import { orderLoad, startLoadStore, type Shopper, type StoreApi } from '../cluster/load';
 
 /**
@@ -140,6 +141,7 @@ async function seedHistory(env: Record<string, NodeJS.ProcessEnv>, sizes: Sizes)
     });
     await seed(payments!, 'payments', sizes.payments, (i) => {
       const createdAt = at(i, sizes.payments);
+      const status = i % 50 === 0 ? 'rejected' : 'confirmed';
       return {
         _id: new Types.ObjectId(),
         userId: customers[i % SEEDED_CUSTOMERS],
@@ -148,12 +150,13 @@ async function seedHistory(env: Record<string, NodeJS.ProcessEnv>, sizes: Sizes)
         amount: 50_000_000,
         amountToSend: null,
         type: 'IN',
-        status: i % 50 === 0 ? 'rejected' : 'confirmed',
+        status,
         asDebt: false,
         receipt: null,
         createdBy: 'seeded',
         createdAt,
         decidedAt: createdAt,
+        ...(status === 'confirmed' && { saleHour: saleHour(createdAt) }),
       };
     });
   } finally {

@@ -1,6 +1,7 @@
 import { ApiRoutes, ObjectStore, ServiceClient, startService, type RunningService } from '@raseed/kit';
 import type { PaymentsConfig } from './config';
 import { paymentModels, PaymentStore } from './data/payments';
+import { SalesBook } from './data/sales';
 import { UserDirectory } from './data/users';
 import { onUserDeleted, onUserRegistered } from './events/users';
 import { onWalletDebited } from './events/wallet-debited';
@@ -15,6 +16,7 @@ export function startPayments(config: PaymentsConfig): Promise<RunningService> {
     // Unique keys decide what happens once: they exist before any write.
     await Promise.all(Object.values(models).map((m) => m.init()));
     const payments = new PaymentStore(models, ctx.locks, ctx.outbox);
+    const sales = new SalesBook(models.SaleSummary, payments);
     const users = new UserDirectory(ctx.mongo);
     const receipts = new ObjectStore(config, config.S3_BUCKET);
     await receipts.ensureBucket();
@@ -33,7 +35,7 @@ export function startPayments(config: PaymentsConfig): Promise<RunningService> {
     );
 
     const api = new ApiRoutes(config.SERVICE_TOKEN);
-    paymentRoutes(api, { config, payments, users, receipts, wallet, published: ctx.eventsRecorded });
+    paymentRoutes(api, { config, payments, sales, users, receipts, wallet, published: ctx.eventsRecorded });
     internalRoutes(api, payments);
 
     await ctx.consume({
@@ -42,12 +44,17 @@ export function startPayments(config: PaymentsConfig): Promise<RunningService> {
       'wallet.debited': onWalletDebited(payments, ctx.logger),
     });
 
-    // Decisions cut off between their two writes are finished at start and then now and again.
+    // Decisions cut off between their two writes are finished at start and then now and again,
+    // and the hours of sales that are over are summed for the figures.
     const repair = () =>
-      payments.repairDecisions().then(
-        (n) => n && ctx.logger.warn({ repaired: n }, 'finished decisions that were cut off'),
-        (err: unknown) => ctx.logger.error({ err }, 'repairing decisions failed'),
-      );
+      payments
+        .repairDecisions()
+        .then(
+          (n) => n && ctx.logger.warn({ repaired: n }, 'finished decisions that were cut off'),
+          (err: unknown) => ctx.logger.error({ err }, 'repairing decisions failed'),
+        )
+        .then(() => sales.close())
+        .catch((err: unknown) => ctx.logger.error({ err }, 'summing the sales failed'));
     await repair();
     const timer = setInterval(() => void repair(), REPAIR_EVERY_MS);
     ctx.onStop(async () => clearInterval(timer));

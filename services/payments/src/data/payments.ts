@@ -1,6 +1,7 @@
 import { carriesEvents, insertOnce, isDuplicateKey, type DocumentLocks, type Outbox } from '@raseed/kit';
 import { Schema, Types, type Connection, type FilterQuery, type Model } from 'mongoose';
 import { paymentConfirmed, paymentRejected, paymentSubmitted } from '../events/published';
+import { saleHour, saleSummaryModel, type SaleRow, type SaleSource } from './sales';
 
 const paymentSchema = new Schema(
   {
@@ -35,6 +36,8 @@ const paymentSchema = new Schema(
     createdBy: { type: String, required: true },
     createdAt: { type: Date, required: true },
     decidedAt: { type: Date, default: null },
+    /** A sale's hour (a confirmed IN payment's, from its decision time), which the figures sum. */
+    saleHour: { type: String },
   },
   { versionKey: false },
 );
@@ -43,6 +46,7 @@ paymentSchema.plugin(carriesEvents);
 paymentSchema.index({ userId: 1 });
 paymentSchema.index({ status: 1 });
 paymentSchema.index({ createdAt: -1 });
+paymentSchema.index({ saleHour: 1 }, { sparse: true });
 paymentSchema.index({ receiptClaim: 1 }, { unique: true, sparse: true });
 paymentSchema.index({ waitingSlot: 1 }, { unique: true, sparse: true });
 
@@ -67,8 +71,11 @@ export interface Payment {
   createdBy: string;
   createdAt: Date;
   decidedAt: Date | null;
+  saleHour?: string;
 }
-export type NewPayment = Omit<Payment, '_id' | 'createdAt' | 'decidedAt'> & { _id?: Types.ObjectId };
+export type NewPayment = Omit<Payment, '_id' | 'createdAt' | 'decidedAt' | 'saleHour'> & {
+  _id?: Types.ObjectId;
+};
 
 /**
  * A decision taken once (rule 9): the insert of a record keyed by the payment's id, carrying
@@ -139,6 +146,7 @@ export function paymentModels(conn: Connection) {
     Request:
       (conn.models.Request as Model<PaymentRequest> | undefined) ??
       conn.model<PaymentRequest>('Request', requestSchema, 'payment_requests'),
+    SaleSummary: saleSummaryModel(conn),
   };
 }
 export type PaymentModels = ReturnType<typeof paymentModels>;
@@ -149,7 +157,11 @@ export type Submission = { first: boolean; payment: Payment } | null;
 export type DecisionResult =
   { decided: true; payment: Payment } | { decided: false; earlier: 'confirmed' | 'rejected' };
 
-export class PaymentStore {
+/** The hour a payment decided at `at` counts in the sales figures, if it is a sale. */
+const saleOf = (p: Pick<Payment, 'type'>, status: Payment['status'], at: Date) =>
+  p.type === 'IN' && status === 'confirmed' ? { saleHour: saleHour(at) } : {};
+
+export class PaymentStore implements SaleSource {
   constructor(
     readonly models: PaymentModels,
     private readonly locks: DocumentLocks,
@@ -256,7 +268,13 @@ export class PaymentStore {
   /** An admin's payment, confirmed as it is made; a second insert of the same id returns the first. */
   async recordConfirmed(input: NewPayment & { _id: Types.ObjectId }): Promise<Payment> {
     const now = new Date();
-    const payment: Payment = { ...input, status: 'confirmed', createdAt: now, decidedAt: now };
+    const payment: Payment = {
+      ...input,
+      status: 'confirmed',
+      createdAt: now,
+      decidedAt: now,
+      ...saleOf(input, 'confirmed', now),
+    };
     return (await this.outbox.insertOnce(this.payments, payment, [paymentConfirmed(payment, now)])).record;
   }
 
@@ -317,24 +335,39 @@ export class PaymentStore {
       const current = await this.payments.findById(decision._id).lean<Payment>();
       if (!current) throw new Error(`decided payment ${decision._id} is missing`);
       if (current.status !== 'waiting') return current;
-      const set = { status: decision.action, decidedAt: decision.at };
+      const set = {
+        status: decision.action,
+        decidedAt: decision.at,
+        ...saleOf(current, decision.action, decision.at),
+      };
       // A decided top-up no longer waits: its slot is free for the customer's next one.
       await this.payments.updateOne({ _id: decision._id }, { $set: set, $unset: { waitingSlot: 1 } });
       return { ...current, ...set };
     });
   }
 
-  /** Finishes decisions whose status change was cut off: waiting payments that have a decision. */
-  async repairDecisions(olderThanMs = 10_000): Promise<number> {
+  /**
+   * Decisions whose payment still waits: their status change is on its way or was cut off.
+   * Each is looked up by its id (the waiting payments are few; the decisions, every one ever).
+   */
+  private async unapplied(): Promise<Decision[]> {
     const waiting = await this.payments
       .find({ status: 'waiting' })
       .select({ _id: 1 })
       .lean<{ _id: Types.ObjectId }[]>();
-    if (!waiting.length) return 0;
-    const decided = await this.models.Decision.find({
-      _id: { $in: waiting.map((p) => p._id.toString()) },
-    }).lean<Decision[]>();
-    const stale = decided.filter((d) => Date.now() - d.at.getTime() > olderThanMs);
+    const found: Decision[] = [];
+    for (let i = 0; i < waiting.length; i += 50) {
+      const decisions = await Promise.all(
+        waiting.slice(i, i + 50).map((p) => this.models.Decision.findById(p._id.toString()).lean<Decision>()),
+      );
+      for (const decision of decisions) if (decision) found.push(decision);
+    }
+    return found;
+  }
+
+  /** Finishes decisions whose status change was cut off: waiting payments that have a decision. */
+  async repairDecisions(olderThanMs = 10_000): Promise<number> {
+    const stale = (await this.unapplied()).filter((d) => Date.now() - d.at.getTime() > olderThanMs);
     for (const decision of stale) await this.applyDecision(decision);
     return stale.length;
   }
@@ -357,12 +390,40 @@ export class PaymentStore {
     return this.page({ status: 'confirmed' }, page, limit);
   }
 
-  /** Sales (confirmed IN payments) as { userId, amount, decidedAt }, for the figures. */
-  sales() {
+  salesIn(hour: string): Promise<SaleRow[]> {
     return this.payments
+      .find({ saleHour: hour })
+      .select({ userId: 1, amount: 1, decidedAt: 1, saleHour: 1 })
+      .lean<SaleRow[]>();
+  }
+
+  /** Every sale; one confirmed before sales had an hour gets it here, once. */
+  async allSales(): Promise<SaleRow[]> {
+    const sales = await this.payments
       .find({ status: 'confirmed', type: 'IN' })
-      .select({ userId: 1, amount: 1, decidedAt: 1 })
-      .lean<Pick<Payment, 'userId' | 'amount' | 'decidedAt'>[]>();
+      .select({ userId: 1, amount: 1, decidedAt: 1, saleHour: 1 })
+      .lean<(SaleRow & { _id: Types.ObjectId })[]>();
+    for (const sale of sales.filter((s) => !s.saleHour)) {
+      sale.saleHour = saleHour(sale.decidedAt ?? new Date(0));
+      await this.locks.run(this.payments, sale._id, () =>
+        this.payments.updateOne({ _id: sale._id }, { $set: { saleHour: sale.saleHour } }),
+      );
+    }
+    return sales;
+  }
+
+  async firstPaymentAt(): Promise<Date | undefined> {
+    const first = await this.payments
+      .findOne()
+      .sort({ createdAt: 1 })
+      .select({ createdAt: 1 })
+      .lean<Pick<Payment, 'createdAt'>>();
+    return first?.createdAt;
+  }
+
+  async earliestUnapplied(): Promise<Date | undefined> {
+    const confirmed = (await this.unapplied()).filter((d) => d.action === 'confirmed');
+    return confirmed.length ? new Date(Math.min(...confirmed.map((d) => d.at.getTime()))) : undefined;
   }
 
   count(filter: FilterQuery<Payment> = {}) {

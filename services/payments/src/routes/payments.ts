@@ -15,7 +15,6 @@ import {
   pageAnswer,
   parseInput,
   requestFingerprint,
-  startOfDisplayMonth,
   toDollars,
   z,
   type ApiRoutes,
@@ -28,6 +27,7 @@ import type { Request } from 'express';
 import { Types } from 'mongoose';
 import type { PaymentsConfig } from '../config';
 import type { Payment, PaymentStore } from '../data/payments';
+import type { SalesBook } from '../data/sales';
 import type { UserDirectory } from '../data/users';
 import {
   amountToSend,
@@ -44,6 +44,7 @@ import {
 export interface PaymentsDeps {
   config: PaymentsConfig;
   payments: PaymentStore;
+  sales: SalesBook;
   users: UserDirectory;
   receipts: ObjectStore;
   wallet: ServiceClient;
@@ -71,7 +72,6 @@ const listAnswer = z.object({
   payments: z.array(paymentAnswer),
   totalPages: z.number(),
 });
-const DAY_MS = 24 * 3600_000;
 
 export function paymentRoutes(api: ApiRoutes, deps: PaymentsDeps): void {
   const { payments, receipts } = deps;
@@ -264,11 +264,8 @@ export function paymentRoutes(api: ApiRoutes, deps: PaymentsDeps): void {
       answer: z.array(z.object({ user_id: z.string(), total_amount: z.number() })),
     },
     async (_req, res) => {
-      const totals = new Map<string, number>();
-      for (const sale of await payments.sales()) {
-        totals.set(sale.userId, (totals.get(sale.userId) ?? 0) + sale.amount);
-      }
-      res.json([...totals].map(([user_id, total]) => ({ user_id, total_amount: toDollars(total) })));
+      const { users } = await deps.sales.figures();
+      res.json([...users].map(([user_id, total]) => ({ user_id, total_amount: toDollars(total) })));
     },
   );
 
@@ -287,28 +284,17 @@ export function paymentRoutes(api: ApiRoutes, deps: PaymentsDeps): void {
       }),
     },
     async (_req, res) => {
-      const now = new Date();
-      const weekStart = now.getTime() - 7 * DAY_MS;
-      const monthStart = startOfDisplayMonth(now).getTime();
-      let total = 0;
-      let weekly = 0;
-      let monthly = 0;
-      for (const sale of await payments.sales()) {
-        const at = sale.decidedAt?.getTime() ?? 0;
-        total += sale.amount;
-        if (at >= weekStart) weekly += sale.amount;
-        if (at >= monthStart) monthly += sale.amount;
-      }
-      const [totalPayments, waitingPayments] = await Promise.all([
+      const [sales, totalPayments, waitingPayments] = await Promise.all([
+        deps.sales.figures(),
         payments.count(),
         payments.count({ status: 'waiting' }),
       ]);
       res.json({
         totalPayments,
         waitingPayments,
-        totalSales: toDollars(total),
-        weeklySales: toDollars(weekly),
-        monthlySales: toDollars(monthly),
+        totalSales: toDollars(sales.total),
+        weeklySales: toDollars(sales.weekly),
+        monthlySales: toDollars(sales.monthly),
       });
     },
   );
