@@ -44,19 +44,22 @@ export function startPayments(config: PaymentsConfig): Promise<RunningService> {
       'wallet.debited': onWalletDebited(payments, ctx.logger),
     });
 
-    // Decisions cut off between their two writes are finished at start and then now and again,
-    // and the hours of sales that are over are summed for the figures.
+    // Decisions cut off between their two writes are finished at start and then now and again.
     const repair = () =>
-      payments
-        .repairDecisions()
-        .then(
-          (n) => n && ctx.logger.warn({ repaired: n }, 'finished decisions that were cut off'),
-          (err: unknown) => ctx.logger.error({ err }, 'repairing decisions failed'),
-        )
-        .then(() => sales.close())
-        .catch((err: unknown) => ctx.logger.error({ err }, 'summing the sales failed'));
+      payments.repairDecisions().then(
+        (n) => n && ctx.logger.warn({ repaired: n }, 'finished decisions that were cut off'),
+        (err: unknown) => ctx.logger.error({ err }, 'repairing decisions failed'),
+      );
+    // The hours of sales that are over are summed for the figures, after each repair. The first
+    // time on a store with a history it reads every sale once, so the start does not wait for it.
+    const sum = () =>
+      sales.close().then(
+        (through) => through && ctx.logger.info({ through }, 'sales summed'),
+        (err: unknown) => ctx.logger.error({ err }, 'summing the sales failed'),
+      );
     await repair();
-    const timer = setInterval(() => void repair(), REPAIR_EVERY_MS);
+    void sum();
+    const timer = setInterval(() => void repair().then(sum), REPAIR_EVERY_MS);
     ctx.onStop(async () => clearInterval(timer));
 
     return {
