@@ -18,9 +18,9 @@ import os from 'node:os';
 import path from 'node:path';
 import IORedis from 'ioredis';
 import { Client as Minio } from 'minio';
+import { PG, pgArgs, pgTool } from './postgres';
 
 const DATA = process.env.RASEED_DATA ?? path.join(os.homedir(), '.local/share/raseed');
-const PG = { host: '127.0.0.1', port: '5433', user: 'postgres', database: 'ferretdb' };
 const INFRA_SH = path.resolve(__dirname, 'infra.sh');
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const S3 = new URL(process.env.S3_ENDPOINT ?? 'http://127.0.0.1:9000');
@@ -34,16 +34,6 @@ const minio = () =>
     accessKey: process.env.S3_ACCESS_KEY ?? 'raseed',
     secretKey: process.env.S3_SECRET_KEY ?? 'raseed-secret',
   });
-
-/** PostgreSQL's newest installed client programs (Debian keeps them per version). */
-function pgTool(name: string): string {
-  const base = '/usr/lib/postgresql';
-  const versions = fs.existsSync(base) ? fs.readdirSync(base).sort((a, b) => Number(a) - Number(b)) : [];
-  const bin = versions.length ? path.join(base, versions.at(-1)!, 'bin', name) : name;
-  return bin;
-}
-
-const pgArgs = ['-h', PG.host, '-p', PG.port, '-U', PG.user];
 
 async function timed<T>(what: string, step: () => Promise<T>): Promise<T> {
   const started = performance.now();

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
 import { dropDatabase, eventually, MONGO_URL, uniqueName } from '@raseed/kit/testing';
 import { MongoClient } from 'mongodb';
+import { PG, pgArgs, pgTool } from '../postgres';
 
 /**
  * The local store (FerretDB on PostgreSQL) hands PostgreSQL each equality filter as
@@ -11,7 +11,6 @@ import { MongoClient } from 'mongodb';
  * count when it evaluates the whole filter. Read here from PostgreSQL itself; the plans are
  * skipped on a real mongod, the results are checked on either.
  */
-const PG_PORT = '5433'; // as in infra/infra.sh
 const dbName = uniqueName('raseed_indexes_test_');
 let client: MongoClient;
 let ferret = false;
@@ -26,15 +25,9 @@ afterAll(async () => {
   await dropDatabase(dbName);
 });
 
-/** Runs SQL on FerretDB's PostgreSQL database (as its account when we are root). */
+/** Runs SQL on FerretDB's PostgreSQL database. */
 function sql(query: string): string[] {
-  const version = readdirSync('/usr/lib/postgresql').sort().at(-1);
-  const psql = `/usr/lib/postgresql/${version}/bin/psql`;
-  const args = ['-h', '127.0.0.1', '-p', PG_PORT, '-U', 'postgres', '-d', 'ferretdb', '-tAq', '-c', query];
-  const out =
-    process.getuid?.() === 0
-      ? execFileSync('runuser', ['-u', 'postgres', '--', psql, ...args])
-      : execFileSync(psql, args);
+  const out = execFileSync(pgTool('psql'), [...pgArgs, '-d', PG.database, '-tAq', '-c', query]);
   return out.toString().trim().split('\n').filter(Boolean);
 }
 

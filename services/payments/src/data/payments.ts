@@ -355,14 +355,11 @@ export class PaymentStore implements SaleSource {
       .find({ status: 'waiting' })
       .select({ _id: 1 })
       .lean<{ _id: Types.ObjectId }[]>();
-    const found: Decision[] = [];
-    for (let i = 0; i < waiting.length; i += 50) {
-      const decisions = await Promise.all(
-        waiting.slice(i, i + 50).map((p) => this.models.Decision.findById(p._id.toString()).lean<Decision>()),
-      );
-      for (const decision of decisions) if (decision) found.push(decision);
-    }
-    return found;
+    // The driver's pool bounds how many of these lookups run at once.
+    const decisions = await Promise.all(
+      waiting.map((p) => this.models.Decision.findById(p._id.toString()).lean<Decision>()),
+    );
+    return decisions.filter((d): d is Decision => d !== null);
   }
 
   /** Finishes decisions whose status change was cut off: waiting payments that have a decision. */

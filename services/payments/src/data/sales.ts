@@ -1,4 +1,4 @@
-import { insertOnce, startOfDisplayMonth } from '@raseed/kit';
+import { insertOnce, modelOf, startOfDisplayMonth } from '@raseed/kit';
 import { Schema, type Connection, type Model } from 'mongoose';
 
 const HOUR_MS = 3600_000;
@@ -8,7 +8,7 @@ const DAY_MS = 24 * HOUR_MS;
  * time, and its decision is recorded at once; one recorded later than this after its time
  * (its process paused that long between the two) is left out of the figures.
  */
-export const SALE_GRACE_MS = 10 * 60_000;
+const SALE_GRACE_MS = 10 * 60_000;
 /** A summary keeps the amounts of this many days of hours: the longest figure (a month) and a day. */
 const KEPT_HOURS_MS = 33 * DAY_MS;
 /** Summaries older than this are deleted (the latest is always kept). */
@@ -80,12 +80,8 @@ const summarySchema = new Schema(
   { versionKey: false },
 );
 
-export function saleSummaryModel(conn: Connection): Model<StoredSummary> {
-  return (
-    (conn.models.SaleSummary as Model<StoredSummary> | undefined) ??
-    conn.model<StoredSummary>('SaleSummary', summarySchema, 'sale_summaries')
-  );
-}
+export const saleSummaryModel = (conn: Connection) =>
+  modelOf<StoredSummary>(conn, 'SaleSummary', summarySchema, 'sale_summaries');
 
 const stored = (s: SaleSummary): StoredSummary => ({
   ...s,
@@ -151,14 +147,16 @@ export class SalesBook {
       const last = await this.latest();
       const first = last ? null : await this.source.firstPaymentAt();
       if (!last && !first) return undefined;
+      const after = last?._id ?? saleHour(new Date(first!.getTime() - HOUR_MS));
       let through = saleHour(new Date(now.getTime() - SALE_GRACE_MS - HOUR_MS));
+      if (through <= after) return undefined;
+      // A confirmation that has not reached its payment yet holds its hour back.
       const pending = await this.source.earliestUnapplied();
       if (pending) {
         const before = saleHour(new Date(pending.getTime() - HOUR_MS));
         if (before < through) through = before;
+        if (through <= after) return undefined;
       }
-      const after = last?._id ?? saleHour(new Date(first!.getTime() - HOUR_MS));
-      if (through <= after) return undefined;
 
       const sales = await this.salesBetween(last ? after : null, through);
       const summary = sum(last ?? { _id: after, total: 0, hours: {}, users: {} }, sales, through);
@@ -177,17 +175,13 @@ export class SalesBook {
     const open = await this.salesBetween(last?._id ?? null, saleHour(now));
     const weekStart = now.getTime() - 7 * DAY_MS;
     const monthStart = startOfDisplayMonth(now).getTime();
-    const figures: SaleFigures = { total: 0, weekly: 0, monthly: 0, users: new Map() };
-    const add = (sale: SaleRow) => {
-      const at = sale.decidedAt?.getTime() ?? 0;
-      figures.total += sale.amount;
-      if (at >= weekStart) figures.weekly += sale.amount;
-      if (at >= monthStart) figures.monthly += sale.amount;
-      figures.users.set(sale.userId, (figures.users.get(sale.userId) ?? 0) + sale.amount);
+    const figures: SaleFigures = {
+      total: last?.total ?? 0,
+      weekly: 0,
+      monthly: 0,
+      users: new Map(Object.entries(last?.users ?? {})),
     };
     if (last) {
-      figures.total = last.total;
-      figures.users = new Map(Object.entries(last.users));
       // Whole hours from their amounts; the hour the week starts within, from its sales.
       for (const [hour, amount] of Object.entries(last.hours)) {
         if (hourStart(hour) >= weekStart) figures.weekly += amount;
@@ -200,7 +194,13 @@ export class SalesBook {
         }
       }
     }
-    for (const sale of open) add(sale);
+    for (const sale of open) {
+      const at = sale.decidedAt?.getTime() ?? 0;
+      figures.total += sale.amount;
+      if (at >= weekStart) figures.weekly += sale.amount;
+      if (at >= monthStart) figures.monthly += sale.amount;
+      figures.users.set(sale.userId, (figures.users.get(sale.userId) ?? 0) + sale.amount);
+    }
     return figures;
   }
 }
