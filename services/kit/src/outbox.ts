@@ -123,6 +123,15 @@ export class Outbox {
  */
 const RECHECK_MS = { first: 500, most: 5_000, dropAfter: 24 * 3600_000 };
 
+/**
+ * A pointer younger than this whose record is missing holds back every record after it: its
+ * writer is most likely between its two inserts, and its events must leave before later ones of
+ * the same user (a balance announced after a newer one would be read as the latest). Past this
+ * age the writer has stalled or died, and the pointer is asked about again later (RECHECK_MS)
+ * without holding up the rest.
+ */
+const HOLD_MS = 3_000;
+
 export class OutboxRelay {
   private producer: Producer;
   private connected = false;
@@ -220,6 +229,7 @@ export class OutboxRelay {
     const events: EventEnvelope[] = [];
     for (const record of records) {
       const carried = record.event ? [record.event] : await this.carried(record);
+      if (carried === 'hold') break;
       if (!carried) continue;
       events.push(...carried);
       sent.push(record._id);
@@ -266,12 +276,17 @@ export class OutboxRelay {
     }
   }
 
-  /** The events of a pointer's record, or null while the record is not there. */
-  private async carried(record: OutboxRecord): Promise<EventEnvelope[] | null> {
+  /**
+   * The events of a pointer's record; while the record is not there, 'hold' if the pointer is
+   * young enough to keep the records after it waiting (HOLD_MS), else null.
+   */
+  private async carried(record: OutboxRecord): Promise<EventEnvelope[] | 'hold' | null> {
     const { collection, filter } = record.carrier!;
     const doc = await this.outbox.conn.collection(collection).findOne(filter, { projection: { events: 1 } });
     if (doc) return (doc.events as EventEnvelope[] | undefined) ?? [];
-    if (Date.now() - record.order.getTimestamp().getTime() > RECHECK_MS.dropAfter) {
+    const age = Date.now() - record.order.getTimestamp().getTime();
+    if (age < HOLD_MS) return 'hold';
+    if (age > RECHECK_MS.dropAfter) {
       this.logger.warn({ pointer: record._id }, 'dropping an outbox pointer whose record never appeared');
       return [];
     }

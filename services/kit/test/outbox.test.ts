@@ -142,7 +142,7 @@ describe('the outbox relay', () => {
     });
     const other = registered(uniqueName('u'));
     await outbox.add(other);
-    // A pointer waiting for its record does not hold up the rest.
+    // A pointer waiting for its record holds up the rest for a moment only.
     expect(await readEvents('user.registered', (e) => e.id === other.id, { count: 1 })).toHaveLength(1);
     expect(await readEvents('user.registered', (e) => e.id === event.id, { timeoutMs: 1500 })).toHaveLength(
       0,
@@ -151,6 +151,25 @@ describe('the outbox relay', () => {
     // It comes back and inserts the record (the pointer is there already).
     await outbox.create(signups, { _id: id, email: 'a@b.c' }, [event], { _id: id });
     expect(await readEvents('user.registered', (e) => e.id === event.id, { count: 1 })).toEqual([event]);
+    await expectOutboxEmptied();
+  });
+
+  it('sends a record’s events before those recorded after its pointer, while its writer finishes', async () => {
+    const user = uniqueName('u');
+    const [first, second] = [registered(user), registered(user)];
+    // The writer has made its pointer and is about to insert its record...
+    await outbox.records.create({
+      _id: `signups:${user}`,
+      order: new mongoose.Types.ObjectId(),
+      carrier: { collection: 'signups', filter: { _id: user } },
+    });
+    // ...when a later event of the same user is recorded, and the relay polls a few times.
+    await outbox.add(second);
+    await new Promise((r) => setTimeout(r, 700));
+    await outbox.create(signups, { _id: user, email: 'a@b.c' }, [first], { _id: user });
+
+    const arrived = await readEvents('user.registered', (e) => e.key === user, { count: 2 });
+    expect(arrived.map((e) => e.id)).toEqual([first.id, second.id]);
     await expectOutboxEmptied();
   });
 
