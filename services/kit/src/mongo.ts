@@ -55,3 +55,25 @@ export async function insertOnce<T extends { _id: unknown }>(
     return { first: false, record: earlier as T };
   }
 }
+
+/**
+ * Inserts documents in one unordered call, each under its unique key; answers the positions of
+ * those another writer inserted first (a duplicate key) and throws any other failure.
+ */
+export async function insertNew(
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any model's documents can be inserted
+  model: Model<any>,
+  docs: object[],
+  options: { lean?: boolean } = {},
+): Promise<Set<number>> {
+  if (!docs.length) return new Set();
+  try {
+    await model.insertMany(docs, { ordered: false, ...options });
+    return new Set();
+  } catch (err) {
+    const failures = (err as { writeErrors?: { index: number; code?: number; err?: { code?: number } }[] })
+      .writeErrors;
+    if (!failures?.length || failures.some((e) => (e.code ?? e.err?.code) !== 11000)) throw err;
+    return new Set(failures.map((e) => e.index));
+  }
+}

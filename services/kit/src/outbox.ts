@@ -5,7 +5,7 @@ import { EVENT_TYPES, type EventEnvelope } from './events';
 import { ensureTopics } from './kafka';
 import { carriedContext, openSpan, SpanKind } from './trace-context';
 import type { Logger } from './logger';
-import { insertOnce, isDuplicateKey, modelOf } from './mongo';
+import { insertNew, insertOnce, modelOf } from './mongo';
 
 /**
  * Events are born inside inserts (ARCHITECTURE rule 11). On the local store an update is a
@@ -52,12 +52,6 @@ const recordSchema = new Schema(
   { versionKey: false },
 );
 
-const ignoreDuplicates = (err: unknown) => {
-  const failures = (err as { writeErrors?: { code?: number }[] }).writeErrors;
-  if (isDuplicateKey(err) || (failures && failures.every((e) => e.code === 11000))) return;
-  throw err;
-};
-
 /** A service's outbox: what its relay still has to send (see carriesEvents). */
 export class Outbox {
   readonly records: Model<OutboxRecord>;
@@ -68,13 +62,10 @@ export class Outbox {
 
   /** Announces a change made by an update: call before the update. Safe to repeat (keyed by event id). */
   async add(...events: EventEnvelope[]): Promise<void> {
-    if (!events.length) return;
-    await this.records
-      .insertMany(
-        events.map((event) => ({ _id: event.id, order: new Types.ObjectId(), event })),
-        { ordered: false },
-      )
-      .catch(ignoreDuplicates);
+    await insertNew(
+      this.records,
+      events.map((event) => ({ _id: event.id, order: new Types.ObjectId(), event })),
+    );
   }
 
   /**
@@ -88,14 +79,29 @@ export class Outbox {
     events: EventEnvelope[],
     key: Record<string, string | number | Types.ObjectId>,
   ) {
-    if (events.length) {
-      const collection = model.collection.collectionName;
-      const name = `${collection}:${Object.values(key).map(String).join(':')}`;
-      await this.records
-        .create({ _id: name, order: new Types.ObjectId(), carrier: { collection, filter: key } })
-        .catch(ignoreDuplicates);
-    }
+    if (events.length) await insertNew(this.records, [pointer(model.collection.collectionName, key)]);
     return model.create({ ...record, events });
+  }
+
+  /**
+   * Inserts records carrying events, each under its unique `_id`, in two calls however many
+   * they are (their pointers, then the records); answers those inserted here. The others were
+   * inserted first by someone else (rule 9) and are left as they are.
+   */
+  async insertAll<T extends { _id: string | Types.ObjectId }>(
+    model: Model<T>,
+    items: { record: T; events: EventEnvelope[] }[],
+  ): Promise<T[]> {
+    const collection = model.collection.collectionName;
+    const pointers = items
+      .filter((i) => i.events.length)
+      .map((i) => pointer(collection, { _id: i.record._id }));
+    await insertNew(this.records, pointers);
+    const taken = await insertNew(
+      model,
+      items.map(({ record, events }) => ({ ...record, events })),
+    );
+    return items.filter((_, i) => !taken.has(i)).map((i) => i.record);
   }
 
   /**
@@ -114,6 +120,12 @@ export class Outbox {
       this.create(model, record, events, { _id: record._id as string | Types.ObjectId }),
     );
   }
+}
+
+/** The outbox record that points to the record in `collection` under its unique `key`. */
+function pointer(collection: string, key: Record<string, string | number | Types.ObjectId>) {
+  const name = `${collection}:${Object.values(key).map(String).join(':')}`;
+  return { _id: name, order: new Types.ObjectId(), carrier: { collection, filter: key } };
 }
 
 /**

@@ -23,9 +23,9 @@ function product(scenario: string): SimProduct {
 }
 
 /** Orders the product at its smallest quantity with every param filled in; answers the order id. */
-async function orderOf(p: SimProduct): Promise<string> {
+async function orderOf(p: SimProduct, buyer = user): Promise<string> {
   const res = await orders
-    .order(user, {
+    .order(buyer, {
       product_id: `p-${p.id}`,
       quantity: p.qtyValues?.min ?? 1,
       params: p.params.map((label) => `${label}:player-7`).join(','),
@@ -205,6 +205,34 @@ describe("the spec's supplier calls", () => {
       .set(bearer(orders.admin))
       .expect(404);
   });
+
+  it('confirms each of 120 settled orders (two batches) once when two syncs race over them', async () => {
+    const buyer = await orders.customer(1000);
+    const p = product('after-polls:1');
+    const ids: string[] = [];
+    for (let i = 0; i < 120; i += 20) {
+      const batch = Array.from({ length: 20 }, () => orderOf(p, buyer));
+      ids.push(...(await Promise.all(batch)));
+    }
+    for (const id of ids) await placedAt(id);
+    await sync(); // every order waits through its first check
+
+    const [a, b] = await Promise.all([sync(), sync()]);
+    expect(a.confirmed + b.confirmed).toBe(120);
+    const wanted = new Set(ids);
+    for (const id of ids) expect((await stored(id)).status).toBe('confirmed');
+    expect(await orders.db.collection('order_decisions').countDocuments({ _id: { $in: ids } as never })).toBe(
+      120,
+    );
+    expect(await orders.db.collection('order_watch').countDocuments({ _id: { $in: ids } as never })).toBe(
+      120,
+    );
+    const confirmed = await readEvents('order.confirmed', (e) => wanted.has(e.data.orderId), {
+      count: 120,
+    });
+    expect(new Set(confirmed.map((e) => e.data.orderId)).size).toBe(120);
+    expect(confirmed).toHaveLength(120);
+  }, 180_000);
 
   it('never trusts statuses sent to api-sync: only the supplier decides', async () => {
     const id = await orderOf(product('after-polls:50'));

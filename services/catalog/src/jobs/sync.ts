@@ -1,7 +1,7 @@
 import {
   createQueue,
   createWorker,
-  isDuplicateKey,
+  insertNew,
   QUEUE_NAMES,
   type Outbox,
   type DocumentLocks,
@@ -61,13 +61,6 @@ const same = (a: Fields, b: Fields) =>
     (k) => JSON.stringify(a[k] ?? null) === JSON.stringify(b[k] ?? null),
   );
 
-/** Another writer inserted some of the same documents first: the unique key kept one of each. */
-function ignoreDuplicates(err: unknown): void {
-  const writeErrors = (err as { writeErrors?: { code?: number; err?: { code?: number } }[] }).writeErrors;
-  const allDuplicates = writeErrors?.every((e) => (e.code ?? e.err?.code) === 11000);
-  if (!isDuplicateKey(err) && !allDuplicates) throw err;
-}
-
 async function inChunks<T>(items: T[], work: (chunk: T[]) => Promise<unknown>): Promise<void> {
   for (let i = 0; i < items.length; i += WRITE_BATCH) await work(items.slice(i, i + WRITE_BATCH));
 }
@@ -114,7 +107,8 @@ export async function syncCatalogue(
   const gone = [...existing.values()].filter((p) => !p.removed && !seen.has(p._id));
 
   await inChunks(fresh, (chunk) =>
-    models.SupplierProduct.insertMany(chunk, { ordered: false, lean: true }).catch(ignoreDuplicates),
+    // Another writer may have inserted some of them first: the unique key kept one of each.
+    insertNew(models.SupplierProduct, chunk, { lean: true }),
   );
   for (const { id, fields, available } of updates) {
     await outbox.add(
@@ -166,12 +160,8 @@ async function ensureCustomRecords(models: CatalogModels, incoming: Incoming[]):
       categoryImages.push({ key: cat, img: p.categoryImg });
     }
   }
-  const insert = async (
-    model: { insertMany(docs: object[], options: { ordered: boolean }): Promise<unknown> },
-    docs: object[],
-  ) => inChunks(docs, (chunk) => model.insertMany(chunk, { ordered: false }).catch(ignoreDuplicates));
-  await insert(models.CustomProduct, [...newProducts.values()]);
-  await insert(models.CustomCategory, [...newCategories.values()]);
+  await inChunks([...newProducts.values()], (chunk) => insertNew(models.CustomProduct, chunk));
+  await inChunks([...newCategories.values()], (chunk) => insertNew(models.CustomCategory, chunk));
   for (const { key, img } of categoryImages) {
     await models.CustomCategory.updateOne({ nameKey: key }, { $set: { supplierImg: img } });
   }

@@ -1,5 +1,6 @@
 import {
   carriesEvents,
+  insertNew,
   insertOnce,
   modelOf,
   type DocumentLocks,
@@ -121,7 +122,16 @@ export class DisputeStore {
 
   /** Starts watching an order at the supplier; a second watch of it changes nothing. */
   async watch(orderId: string): Promise<void> {
-    await insertOnce(this.models.Watch, { _id: orderId, until: new Date(Date.now() + this.watchMs) });
+    await this.watchAll([orderId]);
+  }
+
+  /** Watches many orders in one call; an order watched already keeps its watch. */
+  async watchAll(orderIds: string[]): Promise<void> {
+    const until = new Date(Date.now() + this.watchMs);
+    await insertNew(
+      this.models.Watch,
+      orderIds.map((_id) => ({ _id, until })),
+    );
   }
 
   /** The orders still watched that are not disputed yet; watches that ran out are dropped. */

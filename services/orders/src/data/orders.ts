@@ -154,6 +154,15 @@ export type NewOrder = Omit<
   | 'decidedAt'
 >;
 
+/** A decision on an order, with the event that announces it. */
+function decisionOf(order: Order, decision: Omit<Decision, '_id' | 'at'>) {
+  const event =
+    decision.action === 'confirmed'
+      ? orderConfirmed(order, decision.replay ?? order.replay)
+      : orderRejected(order, decision.reason);
+  return { record: { _id: order._id.toString(), ...decision, at: new Date() }, events: [event] };
+}
+
 export class OrderStore {
   constructor(
     readonly models: OrderModels,
@@ -246,16 +255,17 @@ export class OrderStore {
     order: Order,
     decision: Omit<Decision, '_id' | 'at'>,
   ): Promise<{ decided: true; decision: Decision } | { decided: false; earlier: Decision }> {
-    const event =
-      decision.action === 'confirmed'
-        ? orderConfirmed(order, decision.replay ?? order.replay)
-        : orderRejected(order, decision.reason);
-    const { first, record } = await this.outbox.insertOnce(
+    const { record, events } = decisionOf(order, decision);
+    const { first, record: stands } = await this.outbox.insertOnce(this.models.Decision, record, events);
+    return first ? { decided: true, decision: stands } : { decided: false, earlier: stands };
+  }
+
+  /** Inserts the decisions on many orders in a few calls; answers those taken here (rule 9). */
+  decideAll(decisions: { order: Order; decision: Omit<Decision, '_id' | 'at'> }[]): Promise<Decision[]> {
+    return this.outbox.insertAll(
       this.models.Decision,
-      { _id: order._id.toString(), ...decision, at: new Date() },
-      [event],
+      decisions.map(({ order, decision }) => decisionOf(order, decision)),
     );
-    return first ? { decided: true, decision: record } : { decided: false, earlier: record };
   }
 
   /** Moves the order's status to follow its decision; safe to repeat. */

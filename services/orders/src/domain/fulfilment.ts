@@ -2,9 +2,10 @@ import { SupplierError, type SupplierOrder } from '@raseed/kit';
 import type { Order } from '../data/orders';
 import type { FulfilmentDeps } from './deps';
 import { watchSupplier } from './disputes';
-import { decideOrder } from './orders';
+import { decideOrder, decideOrders } from './orders';
 
-const SETTLE_AT_ONCE = 8;
+/** Answers decided in one go by the status sync: one call of the supplier's (at most 100 ids). */
+const SETTLE_BATCH = 100;
 
 export interface SyncResult {
   checked: number;
@@ -25,12 +26,17 @@ export async function settle(deps: FulfilmentDeps, order: Order, answer: Supplie
   }
   if (answer.status === 'wait') return;
   if (answer.status === 'OK') await deps.disputes.watch(order._id.toString());
-  await decideOrder(deps, order, {
-    action: answer.status === 'OK' ? 'confirmed' : 'rejected',
+  await decideOrder(deps, order, supplierDecision(answer));
+}
+
+/** The decision a supplier's final answer ('OK' or 'reject') makes. */
+function supplierDecision(answer: SupplierOrder) {
+  return {
+    action: answer.status === 'OK' ? ('confirmed' as const) : ('rejected' as const),
     replay: answer.replay,
     reason: answer.status === 'reject' ? (answer.replay ?? 'Rejected by the supplier') : null,
     by: 'supplier',
-  });
+  };
 }
 
 /** Rejects an order the supplier will not fulfil; the wallet refunds it once. */
@@ -103,15 +109,18 @@ export async function syncStatuses(deps: FulfilmentDeps): Promise<SyncResult> {
   const settled = (await deps.supplier.orders([...byExternalId.keys()])).filter(
     (answer) => answer.status !== 'wait' && byExternalId.has(answer.orderId),
   );
-  // Orders are independent of each other: a few are applied at once.
-  for (let i = 0; i < settled.length; i += SETTLE_AT_ONCE) {
-    await Promise.all(
-      settled.slice(i, i + SETTLE_AT_ONCE).map(async (answer) => {
-        await settle(deps, byExternalId.get(answer.orderId)!, answer);
-        if (answer.status === 'OK') result.confirmed++;
-        else result.rejected++;
-      }),
-    );
+  // As settle does for one order, in a few store calls for each hundred.
+  for (let i = 0; i < settled.length; i += SETTLE_BATCH) {
+    const batch = settled.slice(i, i + SETTLE_BATCH).map((answer) => ({
+      order: byExternalId.get(answer.orderId)!,
+      decision: supplierDecision(answer),
+    }));
+    const confirmed = batch.filter((b) => b.decision.action === 'confirmed');
+    await deps.disputes.watchAll(confirmed.map((b) => b.order._id.toString()));
+    for (const decision of await decideOrders(deps, batch)) {
+      if (decision.action === 'confirmed') result.confirmed++;
+      else result.rejected++;
+    }
   }
   return result;
 }
