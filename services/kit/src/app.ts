@@ -130,8 +130,10 @@ export function isOutage(err: unknown): boolean {
   ) {
     return true;
   }
-  const e = err as { name?: string; code?: unknown; message?: unknown } | null;
+  const e = err as { name?: string; code?: unknown; message?: unknown; errorResponse?: unknown } | null;
   if (!e) return false;
+  // An unordered insert (insertNew) cut off by a lost connection wraps the network error.
+  if (e.name === 'MongoBulkWriteError' && e.errorResponse instanceof Error) return isOutage(e.errorResponse);
   if (e.name === 'MaxRetriesPerRequestError') return true;
   if (typeof e.message === 'string' && (REDIS_AWAY.test(e.message) || STORE_AWAY.test(e.message)))
     return true;

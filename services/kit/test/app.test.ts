@@ -1,6 +1,10 @@
 import { get } from 'node:http';
+import { createServer, connect, type AddressInfo, type Socket } from 'node:net';
 import {
   conflict,
+  connectMongo,
+  insertNew,
+  isOutage,
   loadConfig,
   requireAdmin,
   requireUser,
@@ -9,7 +13,8 @@ import {
   type Role,
   type RunningService,
 } from '@raseed/kit';
-import { dropDatabase, testEnv, uniqueName } from '@raseed/kit/testing';
+import { dropDatabase, MONGO_URL, testEnv, uniqueName } from '@raseed/kit/testing';
+import { Schema } from 'mongoose';
 import { Router } from 'express';
 import supertest from 'supertest';
 import { z } from 'zod';
@@ -166,3 +171,56 @@ function getOnce(url: string): Promise<{ status: number; body: unknown }> {
     }).on('error', reject);
   });
 }
+
+/**
+ * A way to the document store that drops the connection of any insert sent through it, as a
+ * store stopping mid-write does.
+ */
+async function droppingInserts() {
+  const store = new URL(MONGO_URL);
+  const sockets = new Set<Socket>();
+  const server = createServer((client) => {
+    const upstream = connect(Number(store.port), store.hostname);
+    sockets.add(client).add(upstream);
+    client.on('data', (chunk) => {
+      if (chunk.includes('insert\0')) {
+        client.destroy();
+        upstream.destroy();
+      } else upstream.write(chunk);
+    });
+    upstream.pipe(client);
+    client.on('error', () => upstream.destroy());
+    upstream.on('error', () => client.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `mongodb://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => {
+      for (const s of sockets) s.destroy();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+describe('outages', () => {
+  it('reads an unordered insert cut off by a lost connection as the store being away (503), and a duplicate key as not', async () => {
+    const way = await droppingInserts();
+    const conn = await connectMongo(way.url, config.MONGO_DB);
+    try {
+      const model = conn.model('Cut', new Schema({ _id: String }), 'cut');
+      const cut = await insertNew(model, [{ _id: 'a' }, { _id: 'b' }]).catch((err: unknown) => err);
+      // The driver wraps the network error in a bulk write error, which carries no write error.
+      expect((cut as Error).name).toBe('MongoBulkWriteError');
+      expect(isOutage(cut)).toBe(true);
+    } finally {
+      await conn.close();
+      await way.close();
+    }
+    expect(isOutage(new Error('E11000 duplicate key'))).toBe(false);
+    expect(
+      isOutage(
+        Object.assign(new Error('bulk'), { name: 'MongoBulkWriteError', errorResponse: new Error('x') }),
+      ),
+    ).toBe(false);
+  });
+});
