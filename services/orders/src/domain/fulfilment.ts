@@ -24,19 +24,29 @@ export async function settle(deps: FulfilmentDeps, order: Order, answer: Supplie
   if (order.externalId !== answer.orderId) {
     await deps.orders.markPlaced(order._id, answer.orderId, answer.replay);
   }
-  if (answer.status === 'wait') return;
-  if (answer.status === 'OK') await deps.disputes.watch(order._id.toString());
-  await decideOrder(deps, order, supplierDecision(answer));
+  if (answer.status !== 'wait') await decideBySupplier(deps, [{ order, answer }]);
 }
 
-/** The decision a supplier's final answer ('OK' or 'reject') makes. */
-function supplierDecision(answer: SupplierOrder) {
-  return {
-    action: answer.status === 'OK' ? ('confirmed' as const) : ('rejected' as const),
-    replay: answer.replay,
-    reason: answer.status === 'reject' ? (answer.replay ?? 'Rejected by the supplier') : null,
-    by: 'supplier',
-  };
+/**
+ * Decides orders by the supplier's final answers ('OK' or 'reject') in a few store calls
+ * however many they are: the confirmed ones are watched first, then each is decided once
+ * (rule 9). Answers the decisions taken here.
+ */
+async function decideBySupplier(deps: FulfilmentDeps, settled: { order: Order; answer: SupplierOrder }[]) {
+  const confirmed = settled.filter((s) => s.answer.status === 'OK');
+  await deps.disputes.watchAll(confirmed.map((s) => s.order._id.toString()));
+  return decideOrders(
+    deps,
+    settled.map(({ order, answer }) => ({
+      order,
+      decision: {
+        action: answer.status === 'OK' ? 'confirmed' : 'rejected',
+        replay: answer.replay,
+        reason: answer.status === 'reject' ? (answer.replay ?? 'Rejected by the supplier') : null,
+        by: 'supplier',
+      },
+    })),
+  );
 }
 
 /** Rejects an order the supplier will not fulfil; the wallet refunds it once. */
@@ -109,15 +119,11 @@ export async function syncStatuses(deps: FulfilmentDeps): Promise<SyncResult> {
   const settled = (await deps.supplier.orders([...byExternalId.keys()])).filter(
     (answer) => answer.status !== 'wait' && byExternalId.has(answer.orderId),
   );
-  // As settle does for one order, in a few store calls for each hundred.
   for (let i = 0; i < settled.length; i += SETTLE_BATCH) {
-    const batch = settled.slice(i, i + SETTLE_BATCH).map((answer) => ({
-      order: byExternalId.get(answer.orderId)!,
-      decision: supplierDecision(answer),
-    }));
-    const confirmed = batch.filter((b) => b.decision.action === 'confirmed');
-    await deps.disputes.watchAll(confirmed.map((b) => b.order._id.toString()));
-    for (const decision of await decideOrders(deps, batch)) {
+    const batch = settled
+      .slice(i, i + SETTLE_BATCH)
+      .map((answer) => ({ order: byExternalId.get(answer.orderId)!, answer }));
+    for (const decision of await decideBySupplier(deps, batch)) {
       if (decision.action === 'confirmed') result.confirmed++;
       else result.rejected++;
     }
