@@ -144,6 +144,10 @@ mongo_provision() {
   rm -rf "$build"
 }
 
+# Orders, ledger entries and payments are mostly inserted: vacuum a table after each 1% of new
+# rows (PostgreSQL's default waits for 20%), which keeps its pages marked all-visible so that a
+# count is read from an index alone (1,000,000 orders: 63 ms against 234 ms from the table).
+PG_VACUUM="-c autovacuum_vacuum_insert_scale_factor=0.01"
 postgres_start() {
   local bin
   bin=$(pg_bin)
@@ -156,7 +160,7 @@ postgres_start() {
   fi
   if ! port_open "$PG_PORT"; then
     as_pg "$bin/pg_ctl" -D "$PG_DIR/data" -l "$PG_DIR/postgres.log" -w -t 60 start \
-      -o "-p $PG_PORT -c listen_addresses=127.0.0.1 -k $PG_DIR -c fsync=on -c max_connections=200" >/dev/null ||
+      -o "-p $PG_PORT -c listen_addresses=127.0.0.1 -k $PG_DIR -c fsync=on -c max_connections=200 $PG_VACUUM" >/dev/null ||
       die "PostgreSQL did not start; see $PG_DIR/postgres.log"
   fi
   as_pg "$bin/psql" -h 127.0.0.1 -p "$PG_PORT" -U postgres -tAc "SELECT 1 FROM pg_database WHERE datname = 'ferretdb'" |
