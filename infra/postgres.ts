@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -12,4 +13,12 @@ export function pgTool(name: string): string {
   const base = '/usr/lib/postgresql';
   const versions = fs.existsSync(base) ? fs.readdirSync(base).sort((a, b) => Number(a) - Number(b)) : [];
   return versions.length ? path.join(base, versions.at(-1)!, 'bin', name) : name;
+}
+
+/** Runs SQL on FerretDB's PostgreSQL database; answers the rows, one string each. */
+export function sql(query: string): string[] {
+  const out = execFileSync(pgTool('psql'), [...pgArgs, '-d', PG.database, '-tAq', '-c', query], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return out.toString().trim().split('\n').filter(Boolean);
 }

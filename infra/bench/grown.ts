@@ -1,10 +1,9 @@
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import { openDatabase } from '@raseed/kit/testing';
 import { Types, type Connection } from 'mongoose';
 import { saleHour } from '../../services/payments/src/data/sales';
 import { orderLoad, startLoadStore, type Shopper, type StoreApi } from '../cluster/load';
-import { PG, pgArgs, pgTool } from '../postgres';
+import { sql } from '../postgres';
 
 /**
  * The store as it grows (ARCHITECTURE rule 6: a year of orders stays fast). Orders are placed
@@ -90,24 +89,17 @@ async function seed(conn: Connection, collection: string, count: number, make: (
  * once has not been through it. Answers the seconds it took, or null on another store.
  */
 function vacuumSeeded(databases: string[]): number | null {
-  const psql = (sql: string) =>
-    execFileSync(pgTool('psql'), [...pgArgs, '-d', PG.database, '-tAq', '-c', sql], {
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'ignore'],
-    });
   try {
-    psql('SELECT 1');
+    sql('SELECT 1');
   } catch {
     return null;
   }
   const started = Date.now();
   const names = databases.map((d) => `'${d.replace(/'/g, "''")}'`).join(', ');
-  const tables = psql(
+  const tables = sql(
     `SELECT format('%I.%I', schemaname, relname) FROM pg_stat_user_tables WHERE schemaname IN (${names})`,
-  )
-    .split('\n')
-    .filter(Boolean);
-  for (const table of tables) psql(`VACUUM (ANALYZE) ${table}`);
+  );
+  if (tables.length) sql(`VACUUM (ANALYZE) ${tables.join(', ')}`);
   return (Date.now() - started) / 1000;
 }
 

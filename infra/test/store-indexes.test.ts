@@ -1,7 +1,6 @@
-import { execFileSync } from 'node:child_process';
 import { dropDatabase, eventually, MONGO_URL, uniqueName } from '@raseed/kit/testing';
 import { MongoClient } from 'mongodb';
-import { PG, pgArgs, pgTool } from '../postgres';
+import { sql } from '../postgres';
 
 /**
  * The local store (FerretDB on PostgreSQL) hands PostgreSQL each equality filter as
@@ -24,12 +23,6 @@ afterAll(async () => {
   await client.close();
   await dropDatabase(dbName);
 });
-
-/** Runs SQL on FerretDB's PostgreSQL database. */
-function sql(query: string): string[] {
-  const out = execFileSync(pgTool('psql'), [...pgArgs, '-d', PG.database, '-tAq', '-c', query]);
-  return out.toString().trim().split('\n').filter(Boolean);
-}
 
 describe('indexes of the local store', () => {
   it('gives each index on top-level fields a GIN companion that serves the filters it is sent', async () => {
