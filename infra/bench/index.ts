@@ -251,6 +251,7 @@ async function orderFigures(
       CATALOG_URL: catalog.url,
       SUPPLIER_URL: sim.url,
       ORDER_SYNC_SECONDS: '3600',
+      ORDER_SYNC_WAIT_SECONDS: '600',
     }),
   );
   const orders = await startOrders(ordersConfig);

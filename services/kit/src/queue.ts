@@ -1,4 +1,5 @@
-import { Queue, Worker, type JobsOptions, type Processor } from 'bullmq';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Job, Queue, Worker, type JobsOptions, type Processor } from 'bullmq';
 import IORedis from 'ioredis';
 import type { Logger } from './logger';
 import { carriedContext, inSpan, SpanKind, traceCarrier, type TraceCarrier } from './trace-context';
@@ -67,6 +68,35 @@ export function createQueue<T>(name: string, connection: IORedis, prefix = 'rase
 export function withTrace<T extends object>(data: T): T & { trace?: TraceCarrier } {
   const trace = traceCarrier();
   return trace ? { ...data, trace } : data;
+}
+
+/**
+ * Queues a job now, tried once, and waits up to `waitMs` for its worker's answer: undefined if
+ * it has not finished by then (it still runs). A job that fails throws its reason. The job's
+ * state is read every `everyMs` rather than awaited through QueueEvents, whose first events can
+ * be missed (taskforcesh/bullmq#2874).
+ */
+export async function runJob<T, R>(
+  queue: Queue<T>,
+  name: string,
+  data: T,
+  waitMs: number,
+  everyMs = 100,
+): Promise<R | undefined> {
+  // A queue of some data type: its job names are plain strings.
+  const { id } = await (queue as Queue).add(name, data, { attempts: 1 });
+  const until = Date.now() + waitMs;
+  for (;;) {
+    const job = await Job.fromId<T, R>(queue, id!);
+    if (!job) throw new Error(`job ${id} of ${queue.name} was removed before it finished`);
+    if (job.finishedOn) {
+      if (job.failedReason) throw new Error(job.failedReason);
+      return job.returnvalue;
+    }
+    const left = until - Date.now();
+    if (left <= 0) return undefined;
+    await sleep(Math.min(everyMs, left));
+  }
 }
 
 export function createWorker<T, R = unknown>(

@@ -15,6 +15,8 @@ export function loadOrdersConfig(env: NodeJS.ProcessEnv = process.env) {
       ORDER_PLACEMENT_BACKOFF_MS: z.coerce.number().int().min(10).default(2000),
       /** How often the supplier is asked about the orders it took. */
       ORDER_SYNC_SECONDS: z.coerce.number().positive().default(30),
+      /** How long an admin's 'sync now' waits for the sync job's answer before answering 202 (it goes on). */
+      ORDER_SYNC_WAIT_SECONDS: z.coerce.number().positive().default(20),
       /**
        * How long the supplier is still asked about an order after we settled it without it (a
        * placement that timed out was refunded) or it said OK: a late completion or a later

@@ -82,7 +82,7 @@ export function startOrders(config: OrdersConfig): Promise<RunningService> {
 
     const api = new ApiRoutes(config.SERVICE_TOKEN);
     orderRoutes(api, deps);
-    supplierRoutes(api, deps);
+    supplierRoutes(api, deps, () => jobs.syncNow(config.ORDER_SYNC_WAIT_SECONDS * 1000));
     disputeRoutes(api, deps);
     const stuck: StuckDeps = {
       ...deps,

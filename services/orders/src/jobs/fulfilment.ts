@@ -1,7 +1,15 @@
-import { createQueue, createWorker, QUEUE_NAMES, withTrace, type Logger } from '@raseed/kit';
+import {
+  createQueue,
+  createWorker,
+  runJob,
+  QUEUE_NAMES,
+  SupplierError,
+  withTrace,
+  type Logger,
+} from '@raseed/kit';
 import type IORedis from 'ioredis';
 import type { FulfilmentDeps } from '../domain/deps';
-import { placeAtSupplier, syncStatuses } from '../domain/fulfilment';
+import { placeAtSupplier, syncStatuses, type SyncResult } from '../domain/fulfilment';
 
 export const PLACEMENT_QUEUE = QUEUE_NAMES.orderPlacement;
 export const STATUS_QUEUE = QUEUE_NAMES.orderStatus;
@@ -12,6 +20,9 @@ export interface FulfilmentOptions {
   backoffMs: number;
   syncEverySeconds: number;
 }
+
+/** A sync's answer: its figures, or why the supplier could not be asked (tried again on schedule). */
+export type SyncAnswer = SyncResult | { supplierError: string };
 
 /**
  * The supplier's side of orders: a placement job per paid supplier order (its job id is the
@@ -40,13 +51,19 @@ export function fulfilmentJobs(
     logger,
     { prefix: options.prefix },
   );
-  const syncer = createWorker<{ reason: string }>(
+  const syncer = createWorker<{ reason: string }, SyncAnswer>(
     STATUS_QUEUE,
     async (job) => {
-      const result = await syncStatuses(deps);
-      if (result.checked)
-        logger.info({ reason: job.data.reason, ...result }, 'supplier order statuses synced');
-      return result;
+      try {
+        const result = await syncStatuses(deps);
+        if (result.checked)
+          logger.info({ reason: job.data.reason, ...result }, 'supplier order statuses synced');
+        return result;
+      } catch (err) {
+        if (!(err instanceof SupplierError)) throw err;
+        logger.warn({ reason: job.data.reason, err }, 'the supplier could not be asked about its orders');
+        return { supplierError: err.message };
+      }
     },
     redis,
     logger,
@@ -55,6 +72,12 @@ export function fulfilmentJobs(
 
   return {
     queues: [placements, statuses],
+    /**
+     * Syncs statuses now in the job's worker, never in the caller's request, and waits up to
+     * `waitMs` for its answer (undefined if it is still running).
+     */
+    syncNow: (waitMs: number) =>
+      runJob<{ reason: string }, SyncAnswer>(statuses, 'sync', withTrace({ reason: 'admin' }), waitMs),
     /** Queues the placement of a paid supplier order; a placement that failed for good is tried again. */
     async place(orderId: string): Promise<boolean> {
       const earlier = await placements.getJob(orderId);

@@ -1,6 +1,7 @@
 import { badRequest, HttpError, notFound, parseInput, SupplierError, z, type ApiRoutes } from '@raseed/kit';
 import type { FulfilmentDeps } from '../domain/deps';
-import { placeAtSupplier, syncStatuses } from '../domain/fulfilment';
+import { placeAtSupplier } from '../domain/fulfilment';
+import type { SyncAnswer } from '../jobs/fulfilment';
 import { ORDER_ID, texts } from '../domain/rules';
 
 /** A supplier that is down or answers garbage is a 502 with its reason, not a crash. */
@@ -25,7 +26,12 @@ const checkQuery = z.object({
  * supplier's token never leaves the server. Statuses a browser sends are not trusted: the
  * sync asks the supplier itself.
  */
-export function supplierRoutes(api: ApiRoutes, deps: FulfilmentDeps): void {
+export function supplierRoutes(
+  api: ApiRoutes,
+  deps: FulfilmentDeps,
+  /** Runs the status sync job now; undefined if it has not answered yet. */
+  syncNow: () => Promise<SyncAnswer | undefined>,
+): void {
   api.route(
     {
       method: 'post',
@@ -69,17 +75,26 @@ export function supplierRoutes(api: ApiRoutes, deps: FulfilmentDeps): void {
       method: 'post',
       path: '/api/orders/api-sync',
       summary:
-        'Asks the supplier about every waiting order it took and applies the answers now (statuses sent in the body are not trusted)',
+        'Runs the supplier status sync now (in its job) and answers its figures, or 202 if it is still running (statuses sent in the body are not trusted)',
       access: 'admin',
       answer: z.object({
         success: z.boolean(),
-        checked: z.number(),
-        confirmed: z.number(),
-        rejected: z.number(),
+        queued: z.boolean().optional(),
+        checked: z.number().optional(),
+        confirmed: z.number().optional(),
+        rejected: z.number().optional(),
+        disputed: z.number().optional(),
       }),
     },
     async (_req, res) => {
-      res.json({ success: true, ...(await fromSupplier(syncStatuses(deps))) });
+      const answer = await syncNow();
+      if (!answer) {
+        res.status(202).json({ success: true, queued: true });
+        return;
+      }
+      if ('supplierError' in answer)
+        throw new HttpError(502, `The supplier could not be reached (${answer.supplierError}).`);
+      res.json({ success: true, ...answer });
     },
   );
 }
