@@ -70,9 +70,12 @@ export function withTrace<T extends object>(data: T): T & { trace?: TraceCarrier
   return trace ? { ...data, trace } : data;
 }
 
+/** A job run by runJob failed in its worker; the message is the job's failed reason. */
+export class JobFailed extends Error {}
+
 /**
  * Queues a job now, tried once, and waits up to `waitMs` for its worker's answer: undefined if
- * it has not finished by then (it still runs). A job that fails throws its reason. The job's
+ * it has not finished by then (it still runs). A job that fails throws JobFailed with its reason. The job's
  * state is read every `everyMs` rather than awaited through QueueEvents, whose first events can
  * be missed (taskforcesh/bullmq#2874).
  */
@@ -90,7 +93,7 @@ export async function runJob<T, R>(
     const job = await Job.fromId<T, R>(queue, id!);
     if (!job) throw new Error(`job ${id} of ${queue.name} was removed before it finished`);
     if (job.finishedOn) {
-      if (job.failedReason) throw new Error(job.failedReason);
+      if (job.failedReason) throw new JobFailed(job.failedReason);
       return job.returnvalue;
     }
     const left = until - Date.now();

@@ -1,4 +1,4 @@
-import { createLogger, createQueue, createWorker, redisConnection, runJob } from '@raseed/kit';
+import { createLogger, createQueue, createWorker, JobFailed, redisConnection, runJob } from '@raseed/kit';
 import { eventually } from '@raseed/kit/testing';
 
 const redis = redisConnection(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
@@ -36,7 +36,9 @@ describe('runJob', () => {
   });
 
   it("throws a failed job's reason, tried once", async () => {
-    await expect(run('double', -1, 10_000)).rejects.toThrow('refused -1');
+    const failure = run('double', -1, 10_000);
+    await expect(failure).rejects.toBeInstanceOf(JobFailed);
+    await expect(failure).rejects.toThrow('refused -1');
     const [failed] = await queue.getFailed();
     expect(failed).toMatchObject({ data: { n: -1 }, attemptsMade: 1 });
   });

@@ -1,4 +1,13 @@
-import { badRequest, HttpError, notFound, parseInput, SupplierError, z, type ApiRoutes } from '@raseed/kit';
+import {
+  badRequest,
+  HttpError,
+  JobFailed,
+  notFound,
+  parseInput,
+  SupplierError,
+  z,
+  type ApiRoutes,
+} from '@raseed/kit';
 import type { FulfilmentDeps } from '../domain/deps';
 import { placeAtSupplier } from '../domain/fulfilment';
 import type { SyncAnswer } from '../jobs/fulfilment';
@@ -87,7 +96,12 @@ export function supplierRoutes(
       }),
     },
     async (_req, res) => {
-      const answer = await syncNow();
+      const answer = await syncNow().catch((err: unknown) => {
+        // Its worker logged why (the store away, for example); the schedule tries again.
+        if (err instanceof JobFailed)
+          throw new HttpError(503, 'The status sync could not finish. Please try again in a moment.');
+        throw err;
+      });
       if (!answer) {
         res.status(202).json({ success: true, queued: true });
         return;
