@@ -249,7 +249,6 @@ export async function startLoadStore(
       SUPPLIER_URL: sim.url,
       ADMIN_EMAIL: admin.email,
       ADMIN_PASSWORD: admin.password,
-      ORDER_REPAIR_AFTER_SECONDS: '5',
       ...extra,
     });
   }
