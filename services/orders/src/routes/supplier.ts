@@ -14,10 +14,10 @@ import type { SyncAnswer } from '../jobs/fulfilment';
 import { ORDER_ID, texts } from '../domain/rules';
 
 /** A supplier that is down or answers garbage is a 502 with its reason, not a crash. */
+const unreachable = (reason: string) => new HttpError(502, `The supplier could not be reached (${reason}).`);
 const fromSupplier = <T>(call: Promise<T>): Promise<T> =>
   call.catch((err: unknown) => {
-    if (err instanceof SupplierError)
-      throw new HttpError(502, `The supplier could not be reached (${err.message}).`);
+    if (err instanceof SupplierError) throw unreachable(err.message);
     throw err;
   });
 
@@ -106,8 +106,7 @@ export function supplierRoutes(
         res.status(202).json({ success: true, queued: true });
         return;
       }
-      if ('supplierError' in answer)
-        throw new HttpError(502, `The supplier could not be reached (${answer.supplierError}).`);
+      if ('supplierError' in answer) throw unreachable(answer.supplierError);
       res.json({ success: true, ...answer });
     },
   );
