@@ -139,7 +139,11 @@ async function readLoad(url: string, count: number, concurrency = CONCURRENCY) {
 async function catalogFigures() {
   const sim = await startSupplierSim({ products: 10_000 });
   const config = loadCatalogConfig(
-    testEnv('catalog', { SUPPLIER_URL: sim.url, SUPPLIER_SYNC_MINUTES: '600' }),
+    testEnv('catalog', {
+      SUPPLIER_URL: sim.url,
+      SUPPLIER_SYNC_MINUTES: '600',
+      CATALOG_SYNC_WAIT_SECONDS: '600',
+    }),
   );
   const catalog = await startCatalog(config);
   const redis = redisConnection(config.REDIS_URL);

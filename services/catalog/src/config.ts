@@ -8,6 +8,7 @@ export function loadCatalogConfig(env: NodeJS.ProcessEnv = process.env) {
       MONGO_DB: z.string().default('raseed_catalog'),
       /** How often the supplier's catalogue is synced (it is also synced at start and on an admin's demand). */
       SUPPLIER_SYNC_MINUTES: z.coerce.number().positive().default(10),
+      CATALOG_SYNC_WAIT_SECONDS: z.coerce.number().positive().default(20),
       /** How long a public catalogue read stays cached (every change invalidates at once). */
       CATALOG_CACHE_SECONDS: z.coerce.number().int().positive().default(300),
       /**

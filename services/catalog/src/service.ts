@@ -44,6 +44,11 @@ export function startCatalog(config: CatalogConfig): Promise<RunningService> {
       return result;
     });
 
+    const jobs = syncJobs(ctx.redis, ctx.logger, sync, {
+      everyMinutes: config.SUPPLIER_SYNC_MINUTES,
+      prefix: config.QUEUE_PREFIX,
+    });
+
     const api = new ApiRoutes(config.SERVICE_TOKEN);
     readRoutes(api, { models, reads: new CatalogReads(models), cache, images });
     adminRoutes(api, {
@@ -53,15 +58,11 @@ export function startCatalog(config: CatalogConfig): Promise<RunningService> {
       cache,
       images,
       published: ctx.eventsRecorded,
-      syncNow: sync,
+      syncNow: () => jobs.syncNow(config.CATALOG_SYNC_WAIT_SECONDS * 1000),
     });
     internalRoutes(api, { models });
 
     await ctx.consume({ 'user.discount-changed': onDiscountChanged(models) });
-    const jobs = syncJobs(ctx.redis, ctx.logger, sync, {
-      everyMinutes: config.SUPPLIER_SYNC_MINUTES,
-      prefix: config.QUEUE_PREFIX,
-    });
     ctx.onStop(() => jobs.close());
     ctx.metrics.watchQueue(jobs.queue);
     await jobs.start();

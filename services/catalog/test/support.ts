@@ -13,7 +13,13 @@ export const IMAGE = path.join(__dirname, '..', '..', 'payments', 'test', 'fixtu
 export async function startTestCatalog(extra: Record<string, string> = {}) {
   const sim = await startSupplierSim();
   const config = loadCatalogConfig(
-    testEnv('catalog', { SUPPLIER_URL: sim.url, SUPPLIER_TIMEOUT_MS: '2000', ...extra }),
+    // An admin's sync waits for its job long enough for a slow machine (a test asks for less).
+    testEnv('catalog', {
+      SUPPLIER_URL: sim.url,
+      SUPPLIER_TIMEOUT_MS: '2000',
+      CATALOG_SYNC_WAIT_SECONDS: '300',
+      ...extra,
+    }),
   );
   const service = await startCatalog(config);
   const db = await openDatabase(config.MONGO_DB);

@@ -57,6 +57,29 @@ describe('the supplier catalogue sync', () => {
     await queue.close();
   });
 
+  it("runs an admin's sync in its job, and answers 202 when the job outlasts the wait", async () => {
+    const quick = await startTestCatalog({ CATALOG_SYNC_WAIT_SECONDS: '0.05' });
+    const queue = createQueue<{ reason: string }>(SYNC_QUEUE, redis, quick.config.QUEUE_PREFIX);
+    try {
+      // The start-up sync may still be running: the admin's job waits behind it.
+      quick.sim.control.useCatalogue(2_000);
+      const answer = await quick.sync(quick.token('admin').token);
+      expect([answer.status, answer.body]).toEqual([202, { success: true, queued: true }]);
+      const done = await eventually(
+        async () => {
+          const jobs = await queue.getJobs(['completed']);
+          return jobs.find((job) => job.data.reason === 'admin');
+        },
+        { what: "the admin's sync job to finish", timeoutMs: 30_000 },
+      );
+      expect(done.returnvalue).toMatchObject({ received: 2_000 });
+      expect(await quick.db.collection('supplier_products').countDocuments({ removed: false })).toBe(2_000);
+    } finally {
+      await queue.close();
+      await quick.stop();
+    }
+  });
+
   it('keeps a product the supplier stopped listing, shown as unavailable, until it is listed again', async () => {
     catalog.sim.control.reset();
     await catalog.sync(admin);

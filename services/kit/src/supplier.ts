@@ -1,6 +1,8 @@
 import pRetry from 'p-retry';
+import { HttpError } from './errors';
 import type { Logger } from './logger';
 import { toMicros } from './money';
+import { JobFailed } from './queue';
 import { productNameText } from './validation';
 import { z } from './zod';
 
@@ -45,6 +47,45 @@ export class SupplierError extends Error {
   ) {
     super(message);
   }
+}
+
+/** The reason a sync job is queued with when an admin asks for it now and waits (runJob). */
+export const ADMIN_RUN = 'admin';
+
+/** A sync job's answer: its figures, or why the supplier could not be asked. */
+export type SyncAnswer<R> = R | { supplierError: string };
+
+/**
+ * Runs a supplier sync in its job. For a run an admin waits for, a supplier that cannot be
+ * asked is the answer (the route shows it as a 502); any other run throws, so BullMQ tries it
+ * again with backoff.
+ */
+export async function supplierSync<R>(reason: string, sync: () => Promise<R>): Promise<SyncAnswer<R>> {
+  try {
+    return await sync();
+  } catch (err) {
+    if (reason === ADMIN_RUN && err instanceof SupplierError) return { supplierError: err.message };
+    throw err;
+  }
+}
+
+/**
+ * What an admin's "sync now" answers, from its job (runJob): the figures; 202 `queued` while the
+ * job still runs; a 502 from `unreachable` when the supplier could not be asked; a 503 when the
+ * job failed for another reason (its worker logged why, and the schedule tries again).
+ */
+export async function adminSyncAnswer<R extends object>(
+  run: Promise<SyncAnswer<R> | undefined>,
+  unreachable: (reason: string) => HttpError,
+): Promise<{ status: 200 | 202; body: object }> {
+  const answer = await run.catch((err: unknown) => {
+    if (err instanceof JobFailed)
+      throw new HttpError(503, 'The sync could not finish. Please try again in a moment.');
+    throw err;
+  });
+  if (!answer) return { status: 202, body: { success: true, queued: true } };
+  if ('supplierError' in answer) throw unreachable(answer.supplierError);
+  return { status: 200, body: { success: true, ...answer } };
 }
 
 /** The supplier answers at most this many orders per check call. */

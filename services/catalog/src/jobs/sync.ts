@@ -1,8 +1,13 @@
 import {
+  ADMIN_RUN,
   createQueue,
   createWorker,
   insertNew,
   QUEUE_NAMES,
+  runJob,
+  supplierSync,
+  withTrace,
+  type SyncAnswer,
   type Outbox,
   type DocumentLocks,
   type Logger,
@@ -186,7 +191,10 @@ export function exclusiveSync(redis: IORedis, key: string, sync: () => Promise<S
   };
 }
 
-/** The sync as a BullMQ job: repeated every few minutes and once at start, retried with backoff. */
+/**
+ * The sync as a BullMQ job: repeated every few minutes and once at start, retried with backoff;
+ * an admin's sync now runs as one too (syncNow).
+ */
 export function syncJobs(
   redis: IORedis,
   logger: Logger,
@@ -194,12 +202,14 @@ export function syncJobs(
   options: { everyMinutes: number; prefix: string },
 ) {
   const queue = createQueue<{ reason: string }>(SYNC_QUEUE, redis, options.prefix);
-  const worker = createWorker<{ reason: string }>(
+  const worker = createWorker<{ reason: string }, SyncAnswer<SyncResult>>(
     SYNC_QUEUE,
     async (job) => {
-      const result = await sync();
-      logger.info({ reason: job.data.reason, ...result }, 'supplier catalogue synced');
-      return result;
+      const answer = await supplierSync(job.data.reason, sync);
+      if ('supplierError' in answer)
+        logger.warn({ reason: job.data.reason, ...answer }, "the supplier's catalogue could not be read");
+      else logger.info({ reason: job.data.reason, ...answer }, 'supplier catalogue synced');
+      return answer;
     },
     redis,
     logger,
@@ -207,6 +217,17 @@ export function syncJobs(
   );
   return {
     queue,
+    /**
+     * Syncs now in the job's worker, never in the caller's request, and waits up to `waitMs`
+     * for its answer (undefined if it is still running).
+     */
+    syncNow: (waitMs: number) =>
+      runJob<{ reason: string }, SyncAnswer<SyncResult>>(
+        queue,
+        'sync',
+        withTrace({ reason: ADMIN_RUN }),
+        waitMs,
+      ),
     async start() {
       await queue.upsertJobScheduler(
         'catalog-sync-every',

@@ -1,4 +1,5 @@
 import {
+  adminSyncAnswer,
   badRequest,
   checkImage,
   conflict,
@@ -7,10 +8,10 @@ import {
   isDuplicateKey,
   notFound,
   objectIdPattern,
-  SupplierError,
   parseInput,
   profitMultiplier,
   uploadedFile,
+  type SyncAnswer,
   type Outbox,
   z,
   type ApiRoutes,
@@ -43,13 +44,17 @@ export interface AdminDeps {
   cache: ReadCache;
   images: ObjectStore;
   published: () => void;
-  /** Runs a supplier sync now and answers its result. */
-  syncNow: () => Promise<SyncResult>;
+  /** Runs a supplier sync now in its job; undefined if it is still running after the wait. */
+  syncNow: () => Promise<SyncAnswer<SyncResult> | undefined>;
 }
 
 const outcome = (flag: string) => z.object({ [flag]: z.boolean(), message: z.string() });
 
 /** Checks the form's image by content and stores it under a new name; answers its key. */
+/** A supplier whose catalogue cannot be read is a 502 with its reason; the last catalogue stays. */
+const unreadable = (reason: string) =>
+  new HttpError(502, `The supplier's catalogue could not be read (${reason}); the last one stays.`);
+
 async function storeImage(deps: AdminDeps, req: Request, failed: Record<string, unknown>, missing: string) {
   const file = uploadedFile(req);
   if (!file) throw badRequest(missing, failed);
@@ -362,28 +367,21 @@ export function adminRoutes(api: ApiRoutes, deps: AdminDeps): void {
       {
         method: 'post',
         path,
-        summary: 'Syncs the supplier catalogue now and answers what changed',
+        summary:
+          'Syncs the supplier catalogue now (in its job) and answers what changed, or 202 if it is still running',
         access: 'admin',
         answer: z.object({
           success: z.boolean(),
-          received: z.number(),
-          created: z.number(),
-          updated: z.number(),
-          removed: z.number(),
+          queued: z.boolean().optional(),
+          received: z.number().optional(),
+          created: z.number().optional(),
+          updated: z.number().optional(),
+          removed: z.number().optional(),
         }),
       },
       async (_req, res) => {
-        const result = await deps.syncNow().catch((err: unknown) => {
-          if (err instanceof SupplierError) {
-            throw new HttpError(
-              502,
-              `The supplier's catalogue could not be read (${err.message}); the last one stays.`,
-            );
-          }
-          throw err;
-        });
-        await cache.invalidate();
-        res.json({ success: true, ...result });
+        const { status, body } = await adminSyncAnswer(deps.syncNow(), unreadable);
+        res.status(status).json(body);
       },
     );
   }

@@ -1,11 +1,13 @@
 import {
+  ADMIN_RUN,
   createQueue,
   createWorker,
   runJob,
   QUEUE_NAMES,
-  SupplierError,
+  supplierSync,
   withTrace,
   type Logger,
+  type SyncAnswer as KitSyncAnswer,
 } from '@raseed/kit';
 import type IORedis from 'ioredis';
 import type { FulfilmentDeps } from '../domain/deps';
@@ -21,8 +23,8 @@ export interface FulfilmentOptions {
   syncEverySeconds: number;
 }
 
-/** A sync's answer: its figures, or why the supplier could not be asked (tried again on schedule). */
-export type SyncAnswer = SyncResult | { supplierError: string };
+/** An admin's sync's answer: its figures, or why the supplier could not be asked. */
+export type SyncAnswer = KitSyncAnswer<SyncResult>;
 
 /**
  * The supplier's side of orders: a placement job per paid supplier order (its job id is the
@@ -54,16 +56,15 @@ export function fulfilmentJobs(
   const syncer = createWorker<{ reason: string }, SyncAnswer>(
     STATUS_QUEUE,
     async (job) => {
-      try {
-        const result = await syncStatuses(deps);
-        if (result.checked)
-          logger.info({ reason: job.data.reason, ...result }, 'supplier order statuses synced');
-        return result;
-      } catch (err) {
-        if (!(err instanceof SupplierError)) throw err;
-        logger.warn({ reason: job.data.reason, err }, 'the supplier could not be asked about its orders');
-        return { supplierError: err.message };
-      }
+      const answer = await supplierSync(job.data.reason, () => syncStatuses(deps));
+      if ('supplierError' in answer)
+        logger.warn(
+          { reason: job.data.reason, ...answer },
+          'the supplier could not be asked about its orders',
+        );
+      else if (answer.checked)
+        logger.info({ reason: job.data.reason, ...answer }, 'supplier order statuses synced');
+      return answer;
     },
     redis,
     logger,
@@ -77,7 +78,7 @@ export function fulfilmentJobs(
      * `waitMs` for its answer (undefined if it is still running).
      */
     syncNow: (waitMs: number) =>
-      runJob<{ reason: string }, SyncAnswer>(statuses, 'sync', withTrace({ reason: 'admin' }), waitMs),
+      runJob<{ reason: string }, SyncAnswer>(statuses, 'sync', withTrace({ reason: ADMIN_RUN }), waitMs),
     /** Queues the placement of a paid supplier order; a placement that failed for good is tried again. */
     async place(orderId: string): Promise<boolean> {
       const earlier = await placements.getJob(orderId);

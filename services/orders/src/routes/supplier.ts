@@ -1,7 +1,7 @@
 import {
   badRequest,
+  adminSyncAnswer,
   HttpError,
-  JobFailed,
   notFound,
   parseInput,
   SupplierError,
@@ -96,18 +96,8 @@ export function supplierRoutes(
       }),
     },
     async (_req, res) => {
-      const answer = await syncNow().catch((err: unknown) => {
-        // Its worker logged why (the store away, for example); the schedule tries again.
-        if (err instanceof JobFailed)
-          throw new HttpError(503, 'The status sync could not finish. Please try again in a moment.');
-        throw err;
-      });
-      if (!answer) {
-        res.status(202).json({ success: true, queued: true });
-        return;
-      }
-      if ('supplierError' in answer) throw unreachable(answer.supplierError);
-      res.json({ success: true, ...answer });
+      const { status, body } = await adminSyncAnswer(syncNow(), unreachable);
+      res.status(status).json(body);
     },
   );
 }
