@@ -417,7 +417,7 @@ const STORE_PORTS = { gateway: 4950, auth: 4951, wallet: 4952, catalog: 4953, or
  * Orders per second through the gateway with one and with two instances of every service, each
  * a process of its own (the scale test's store), 50 customers ordering in a closed loop.
  */
-async function clusterFigures() {
+export async function clusterFigures() {
   heading(
     `Scale-out (50 customers ordering through the gateway for ${CLUSTER_SECONDS} s; every process on this machine's ${os.cpus().length} cores)`,
   );

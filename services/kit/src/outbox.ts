@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type IORedis from 'ioredis';
 import type { Kafka, Producer } from 'kafkajs';
 import { Schema, Types, type Connection, type Model } from 'mongoose';
@@ -28,7 +29,8 @@ import { insertNew, insertOnce, modelOf } from './mongo';
  * that collection but inserts, so no lock is needed. A relay stopped between the send and the
  * delete sends the record again, and so may a pointer made again by a writer that lost its race
  * after the winner's was sent; the relay remembers in Redis for a day which events it sent to
- * skip most of these, and consumers drop any duplicate that gets through by event id.
+ * skip most of these, and consumers drop any duplicate that gets through by event id. With
+ * several instances of a service, one relay sends at a time (LEASE_MS).
  */
 export function carriesEvents(schema: Schema): void {
   schema.add({ events: { type: [Schema.Types.Mixed], default: undefined, select: false } });
@@ -144,8 +146,25 @@ const RECHECK_MS = { first: 500, most: 5_000, dropAfter: 24 * 3600_000 };
  */
 const HOLD_MS = 3_000;
 
+/**
+ * One relay of a service sends at a time: two that read the same batch would both send it
+ * (consumers drop the repeats, but each costs a send and a consume). The one sending holds a
+ * lease in Redis, renewed before each batch; the others ask at each poll and take it over
+ * within this long when its holder stops or dies. Without Redis every relay sends.
+ */
+const LEASE_MS = 5_000;
+const TAKE_LEASE = `local holder = redis.call('get', KEYS[1])
+if holder == false or holder == ARGV[1] then
+  redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2])
+  return 1
+end
+return 0`;
+const GIVE_UP_LEASE = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end
+return 0`;
+
 export class OutboxRelay {
   private producer: Producer;
+  private readonly id = randomUUID();
   private connected = false;
   private topicsReady = false;
   private running = false;
@@ -196,6 +215,8 @@ export class OutboxRelay {
     this.running = false;
     this.nudge();
     await this.loop;
+    // Another instance's relay takes over at its next poll rather than after the lease runs out.
+    await this.quickly((redis) => redis.eval(GIVE_UP_LEASE, 1, this.leaseKey(), this.id));
     await this.producer.disconnect().catch(() => undefined);
   }
 
@@ -230,6 +251,7 @@ export class OutboxRelay {
 
   /** Publishes one batch of outbox records and deletes them; answers how many were sent. */
   async drainOnce(): Promise<number> {
+    if (!(await this.holdsLease())) return 0;
     const now = Date.now();
     const waiting = [...this.later].filter(([, next]) => next.at > now).map(([id]) => id);
     const records = await this.outbox.records
@@ -255,6 +277,16 @@ export class OutboxRelay {
     await this.outbox.records.deleteMany({ _id: { $in: sent } });
     for (const id of sent) this.later.delete(id);
     return sent.length;
+  }
+
+  private leaseKey = () => `raseed:outbox:lease:${this.topicPrefix}${this.outbox.conn.name}`;
+
+  /** Whether this relay may send now (LEASE_MS); true when Redis cannot tell. */
+  private async holdsLease(): Promise<boolean> {
+    const held = await this.quickly((redis) =>
+      redis.eval(TAKE_LEASE, 1, this.leaseKey(), this.id, String(LEASE_MS)),
+    );
+    return held === null || held === 1;
   }
 
   private sentKey = (event: EventEnvelope) => `raseed:outbox:sent:${this.topicPrefix}${event.id}`;

@@ -232,4 +232,39 @@ describe('the outbox relay', () => {
       );
     expect(isDuplicateKey(second)).toBe(true);
   });
+
+  // Last: it stops the file's relay.
+  it('sends through one relay at a time when another instance shares the outbox, which takes over when the first stops', async () => {
+    const other = new OutboxRelay(
+      createKafka('kit-test-other', KAFKA_BROKERS, logger),
+      outbox,
+      logger,
+      { pollMs: 50, topicPrefix: TEST_TOPIC_PREFIX },
+      redis,
+    );
+    other.start();
+    try {
+      const user = uniqueName('u');
+      const burst: EventEnvelope[] = [];
+      for (let i = 0; i < 60; i++) {
+        const event = registered(user);
+        await outbox.add(event);
+        burst.push(event);
+      }
+      const sent = await readEvents('user.registered', (e) => e.key === user, { count: burst.length });
+      expect(delivery(burst, sent)).toEqual({ missing: 0, duplicated: 0 });
+      expect(sent.map((e) => e.id)).toEqual(burst.map((e) => e.id));
+
+      await relay.stop();
+      const after = [registered(user), registered(user)];
+      await outbox.add(...after);
+      const later = await readEvents('user.registered', (e) => e.key === user, {
+        count: burst.length + after.length,
+      });
+      expect(delivery([...burst, ...after], later)).toEqual({ missing: 0, duplicated: 0 });
+      await expectOutboxEmptied();
+    } finally {
+      await other.stop();
+    }
+  });
 });
