@@ -190,14 +190,20 @@ export class UserStore {
     return { users, total };
   }
 
-  /** Users whose name, e-mail or phone contains the text, ignoring case. */
-  search(pattern: string, limit = 50) {
+  /** A page of the users whose name, e-mail or phone contains the text, ignoring case, newest first. */
+  async search(pattern: string, page: number, limit: number) {
     const match = { $regex: pattern, $options: 'i' };
-    return this.users
-      .find({ ...active, $or: [{ username: match }, { email: match }, { phone: match }] })
-      .sort({ createdAt: -1 })
-      .limit(limit)
-      .lean<User[]>();
+    const found = { ...active, $or: [{ username: match }, { email: match }, { phone: match }] };
+    const [users, total] = await Promise.all([
+      this.users
+        .find(found)
+        .sort({ createdAt: -1, _id: -1 })
+        .skip((page - 1) * limit)
+        .limit(limit)
+        .lean<User[]>(),
+      this.users.countDocuments(found),
+    ]);
+    return { users, total };
   }
 
   setPassword(id: string, passwordHash: string): Promise<boolean> {

@@ -1,4 +1,4 @@
-import { accountFields, checkAccount, formTexts, z } from '@raseed/kit';
+import { accountFields, checkAccount, formTexts, pageSchema, z } from '@raseed/kit';
 
 export { contactSchema, resetRequestSchema, resetSchema } from '@raseed/kit';
 
@@ -45,7 +45,8 @@ export const discountSchema = z.object({
   userPaymentSums: z.unknown().optional(),
 });
 
-export const searchSchema = z.object({
+/** The search, paged like the list (the answer stays the spec's list; the totals are headers). */
+export const searchSchema = pageSchema.extend({
   query: z
     .string({ required_error: texts.emptySearch, invalid_type_error: texts.emptySearch })
     .trim()

@@ -71,14 +71,18 @@ export function userRoutes(api: ApiRoutes, deps: AuthDeps): void {
     {
       method: 'get',
       path: '/api/users/search',
-      summary: 'Users whose name, e-mail or phone contains the query, ignoring case',
+      summary:
+        'A page of the users whose name, e-mail or phone contains the query, ignoring case, newest first; X-Total-Count and X-Total-Pages tell how many there are',
       access: 'admin',
       query: searchSchema,
       answer: z.array(adminView),
     },
     async (req, res) => {
-      const { query } = parseInput(searchSchema, req.query);
-      res.json(await adminViews(await users.search(escapeRegex(query))));
+      const query = parseInput(searchSchema, req.query);
+      const found = await users.search(escapeRegex(query.query), query.page, query.limit);
+      const { total, totalPages } = pageAnswer(query, found.total);
+      res.set({ 'X-Total-Count': String(total), 'X-Total-Pages': String(totalPages) });
+      res.json(await adminViews(found.users));
     },
   );
 
