@@ -144,11 +144,16 @@ describe('an admin in the back office', () => {
     const card = admin.page.locator('.user-card').filter({ hasText: customer.email });
     await card.waitFor();
     await screenshot(admin.page, 'walk-admin-users');
-    const act = async (button: string, value: string, toast: string) => {
+    /** One money action; a withdrawal is sent only once its question, with the amount, is confirmed. */
+    const act = async (button: string, value: string, toast: string, question?: string) => {
       await card.getByRole('button', { name: button }).click();
       const modal = admin.page.getByRole('dialog');
       await modal.getByRole('spinbutton').fill(value);
       await modal.getByRole('button', { name: 'Save' }).click();
+      if (question) {
+        await modal.getByText(question).waitFor();
+        await modal.getByRole('button', { name: 'Confirm' }).click();
+      }
       await see(admin.page, toast);
       await modal.waitFor({ state: 'hidden' });
     };
@@ -159,7 +164,12 @@ describe('an admin in the back office', () => {
     await admin.page.keyboard.press('Escape');
     const start = await balanceOf(customer);
     await act('Add to wallet', '10', '$10 added to wallet successfully.');
-    await act('Withdraw', '5', '$5 withdrawn from wallet successfully.');
+    await act(
+      'Withdraw',
+      '5',
+      '$5 withdrawn from wallet successfully.',
+      `Withdraw 5.00$ from ${customer.username}?`,
+    );
     await act('Add credit as debt', '20', '$20 added to wallet successfully.');
     await shopper.page.getByTestId('header-debt').filter({ hasText: '20.00$' }).waitFor({ timeout: 20_000 });
     await shopper.page

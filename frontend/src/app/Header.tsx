@@ -1,29 +1,48 @@
 import { useEffect, useState } from 'react';
-import { FaBars, FaHome, FaTimes, FaUserCircle } from 'react-icons/fa';
+import { FaBars, FaHome, FaRedo, FaTimes, FaUserCircle } from 'react-icons/fa';
 import { useDispatch } from 'react-redux';
 import { Link, NavLink, useLocation, useNavigate } from 'react-router-dom';
 import { toast } from 'react-toastify';
 import { api } from '../api/api';
 import { Arabic, REMAINING_DEBT } from '../components/Arabic';
-import { useDiscountQuery, useLogoutMutation } from '../features/auth/api';
+import { useLogoutMutation } from '../features/auth/api';
 import { signedOut, useSession, type SessionUser } from '../features/auth/session';
+import { useDiscount } from '../features/auth/useDiscount';
 import { useBalanceQuery, useDebtQuery, WALLET_POLL_MS } from '../features/wallet/api';
 import { dollars } from '../lib/format';
 
 /** The wallet figures of the header: balance, remaining debt and the discount badge. */
 function WalletBadges({ user }: { user: SessionUser }) {
-  const balance = useBalanceQuery(user.id, { pollingInterval: WALLET_POLL_MS });
-  const debt = useDebtQuery(user.id, { pollingInterval: WALLET_POLL_MS });
-  const discount = useDiscountQuery(user.id, { pollingInterval: WALLET_POLL_MS });
-  const percentage = discount.data?.percentage ?? user.percentage;
+  const wallet = { pollingInterval: WALLET_POLL_MS, refetchOnFocus: true };
+  const balance = useBalanceQuery(user.id, wallet);
+  const debt = useDebtQuery(user.id, wallet);
+  const percentage = useDiscount(user, WALLET_POLL_MS);
   useEffect(() => {
     if (balance.isError) toast.error('Unable to fetch balance.', { toastId: 'balance' });
   }, [balance.isError]);
   return (
     <div className="header__wallet">
-      <span className="badge badge--balance" data-testid="header-balance">
-        {dollars(balance.data?.balance ?? 0)}
-      </span>
+      {balance.data ? (
+        <span className="badge badge--balance" data-testid="header-balance">
+          {dollars(balance.data.balance)}
+        </span>
+      ) : balance.isError ? (
+        // Never a false 0.00$: the balance is unknown until it is asked again.
+        <button
+          type="button"
+          className="badge badge--balance badge--retry"
+          data-testid="header-balance"
+          title="Unable to fetch balance."
+          onClick={() => void balance.refetch()}
+        >
+          <FaRedo aria-hidden="true" /> Retry<span className="visually-hidden"> loading the balance</span>
+        </button>
+      ) : (
+        <span className="badge badge--balance" data-testid="header-balance" aria-busy="true">
+          <span aria-hidden="true">…</span>
+          <span className="visually-hidden">Loading the balance</span>
+        </span>
+      )}
       {(debt.data?.debt ?? 0) > 0 && (
         <span className="badge badge--debt" data-testid="header-debt">
           <Arabic>{REMAINING_DEBT}</Arabic> {dollars(debt.data?.debt ?? 0)}

@@ -10,7 +10,7 @@ export const store = configureStore({
   },
   middleware: (getDefaultMiddleware) => getDefaultMiddleware().concat(api.middleware),
 });
-// Balances and lists refresh when the tab regains focus or the network comes back.
+// A query that asks for it (the header's wallet figures) is asked again when the tab regains focus.
 setupListeners(store.dispatch);
 
 export type RootState = ReturnType<typeof store.getState>;

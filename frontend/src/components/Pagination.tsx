@@ -13,10 +13,19 @@ export function pageNumbers(page: number, totalPages: number): number[] {
   return [...pages].sort((a, b) => a - b);
 }
 
+/** Previous, the numbered pages and Next (spec §2 My Payments). */
 export function Pagination({ page, totalPages, onPage }: PaginationProps) {
   if (totalPages <= 1) return null;
   return (
     <nav className="pagination" aria-label="Pages">
+      <button
+        type="button"
+        className="pagination__step"
+        disabled={page <= 1}
+        onClick={() => onPage(page - 1)}
+      >
+        Previous
+      </button>
       {pageNumbers(page, totalPages).map((p) => (
         <button
           key={p}
@@ -30,7 +39,7 @@ export function Pagination({ page, totalPages, onPage }: PaginationProps) {
       ))}
       <button
         type="button"
-        className="pagination__next"
+        className="pagination__step"
         disabled={page >= totalPages}
         onClick={() => onPage(page + 1)}
       >

@@ -1,6 +1,9 @@
+import { useTitle } from '../../lib/useTitle';
+
 const PHONES = ['+961 70 123 456', '+961 71 234 567', '+961 76 345 678'];
 
 export function AboutPage() {
+  useTitle('About Us');
   return (
     <section className="prose">
       <h1>About Us</h1>

@@ -10,9 +10,11 @@ import { OrderModal } from '../../features/ordering/OrderModal';
 import { useBalanceQuery } from '../../features/wallet/api';
 import { errorText } from '../../lib/errors';
 import { useDebounced } from '../../lib/useDebounced';
+import { useTitle } from '../../lib/useTitle';
 
 export function CategoryPage() {
   const { id: name = '' } = useParams();
+  useTitle(`Products in ${name}`);
   const navigate = useNavigate();
   const { user } = useSession();
   const [search, setSearch] = useState('');
@@ -65,7 +67,11 @@ export function CategoryPage() {
       <OrderModal
         key={chosen?.id}
         product={chosen}
-        balance={balance.data?.balance}
+        balance={{
+          amount: balance.data?.balance,
+          failed: balance.isError,
+          retry: () => void balance.refetch(),
+        }}
         onClose={() => setChosen(null)}
       />
     </section>

@@ -5,8 +5,10 @@ import { useSession } from '../../features/auth/session';
 import { usePaymentMethodsQuery, type PaymentMethod } from '../../features/payments/api';
 import { TopUpModal } from '../../features/payments/TopUpModal';
 import { errorText } from '../../lib/errors';
+import { useTitle } from '../../lib/useTitle';
 
 export function ChargePage() {
+  useTitle('Add Credit');
   const { user } = useSession();
   const methods = usePaymentMethodsQuery();
   const [chosen, setChosen] = useState<PaymentMethod | null>(null);

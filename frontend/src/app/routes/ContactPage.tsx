@@ -1,10 +1,13 @@
 import { contactSchema } from '@raseed/forms';
 import { toast } from 'react-toastify';
+import { Field, TextField } from '../../components/Field';
 import { useSendContactMutation } from '../../features/contact/api';
 import { errorText } from '../../lib/errors';
 import { useZodForm, warnFirst } from '../../lib/forms';
+import { useTitle } from '../../lib/useTitle';
 
 export function ContactPage() {
+  useTitle('Contact Us');
   const [sendContact] = useSendContactMutation();
   const form = useZodForm(contactSchema, { email: '', phone: '', subject: '', message: '' });
   const busy = form.formState.isSubmitting;
@@ -24,22 +27,12 @@ export function ContactPage() {
       <h1>Contact Us</h1>
       <form onSubmit={submit} noValidate>
         <fieldset disabled={busy}>
-          <label>
-            Email
-            <input type="email" autoComplete="email" required {...form.register('email')} />
-          </label>
-          <label>
-            Phone
-            <input type="tel" autoComplete="tel" {...form.register('phone')} />
-          </label>
-          <label>
-            Subject
-            <input required {...form.register('subject')} />
-          </label>
-          <label>
-            Message
-            <textarea rows={6} required {...form.register('message')} />
-          </label>
+          <TextField label="Email" type="email" autoComplete="email" required {...form.field('email')} />
+          <TextField label="Phone" type="tel" autoComplete="tel" {...form.field('phone')} />
+          <TextField label="Subject" required {...form.field('subject')} />
+          <Field label="Message" error={form.errorOf('message')}>
+            {(control) => <textarea rows={6} required {...form.register('message')} {...control} />}
+          </Field>
           <button type="submit" className="button button--wide">
             {busy ? 'Sending...' : 'Send Message'}
           </button>

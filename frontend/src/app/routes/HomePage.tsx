@@ -2,9 +2,11 @@ import { SECTION_NAMES } from '@raseed/forms';
 import { Link } from 'react-router-dom';
 import { Picture } from '../../components/Picture';
 import { useSectionsQuery } from '../../features/catalog/api';
+import { useTitle } from '../../lib/useTitle';
 
 /** The six fixed sections; one the catalogue does not answer shows as a placeholder. */
 export function HomePage() {
+  useTitle('Home');
   const { data: sections } = useSectionsQuery();
   return (
     <section className="home">

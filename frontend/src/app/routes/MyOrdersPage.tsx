@@ -3,8 +3,10 @@ import { useSession } from '../../features/auth/session';
 import { useMyOrdersQuery } from '../../features/ordering/api';
 import { OrderRow } from '../../features/ordering/OrderRow';
 import { useListFilter } from '../../lib/useListFilter';
+import { useTitle } from '../../lib/useTitle';
 
 export function MyOrdersPage() {
+  useTitle('My Orders');
   const { user } = useSession();
   const filter = useListFilter();
   const orders = useMyOrdersQuery({

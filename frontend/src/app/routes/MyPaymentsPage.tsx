@@ -3,8 +3,10 @@ import { useSession } from '../../features/auth/session';
 import { useMyPaymentsQuery } from '../../features/payments/api';
 import { PaymentRow } from '../../features/payments/PaymentRow';
 import { useListFilter } from '../../lib/useListFilter';
+import { useTitle } from '../../lib/useTitle';
 
 export function MyPaymentsPage() {
+  useTitle('My Payments');
   const { user } = useSession();
   const filter = useListFilter();
   const payments = useMyPaymentsQuery({

@@ -7,6 +7,7 @@ import { Arabic, REMAINING_DEBT } from '../../components/Arabic';
 import { Details } from '../../components/Details';
 import { Modal } from '../../components/Modal';
 import { Pagination } from '../../components/Pagination';
+import { RetryButton } from '../../components/RetryButton';
 import { Spinner } from '../../components/Spinner';
 import { useDeleteUserMutation, useLogoutMutation, useUserQuery } from '../../features/auth/api';
 import { signedOut, useSession } from '../../features/auth/session';
@@ -14,6 +15,7 @@ import { useBalanceQuery, useDebtQuery, useTransactionsQuery } from '../../featu
 import { errorText, httpStatus } from '../../lib/errors';
 import { displayTime, dollars } from '../../lib/format';
 import { Waiting } from '../guards';
+import { useTitle } from '../../lib/useTitle';
 
 const NO_PERMISSION = 'You do not have permission to access this profile.';
 
@@ -93,7 +95,7 @@ function Profile({ id, own }: { id: string; own: boolean }) {
     return <p className="note note--error">{text}</p>;
   }
   const user = details.data.user;
-  const money = balance.data?.balance ?? 0;
+  const money = balance.data?.balance;
   const owed = debt.data?.debt ?? 0;
 
   const remove = async () => {
@@ -118,9 +120,18 @@ function Profile({ id, own }: { id: string; own: boolean }) {
       <div className="profile__money">
         <p>
           Your Balance:{' '}
-          <strong className={money > 0 ? 'amount amount--positive' : 'amount amount--negative'}>
-            {dollars(money)}
-          </strong>
+          {money !== undefined ? (
+            <strong className={money > 0 ? 'amount amount--positive' : 'amount amount--negative'}>
+              {dollars(money)}
+            </strong>
+          ) : balance.isError ? (
+            <>
+              <strong className="amount amount--negative">Unable to fetch balance.</strong>{' '}
+              <RetryButton onRetry={() => void balance.refetch()} what="loading the balance" />
+            </>
+          ) : (
+            <strong aria-busy="true">…</strong>
+          )}
         </p>
         {owed > 0 && (
           <p>
@@ -162,6 +173,7 @@ function Profile({ id, own }: { id: string; own: boolean }) {
 }
 
 export function ProfilePage() {
+  useTitle('Profile');
   const { id = '' } = useParams();
   const { user, loading } = useSession();
   if (loading) return <Waiting />;

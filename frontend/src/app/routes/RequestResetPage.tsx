@@ -1,11 +1,14 @@
 import { useState } from 'react';
 import { toast } from 'react-toastify';
+import { TextField } from '../../components/Field';
 import { useRequestResetMutation } from '../../features/auth/api';
 import { resetRequestSchema } from '../../features/auth/forms';
 import { errorText } from '../../lib/errors';
 import { useZodForm, warnFirst } from '../../lib/forms';
+import { useTitle } from '../../lib/useTitle';
 
 export function RequestResetPage() {
+  useTitle('Reset Password');
   const [requestReset] = useRequestResetMutation();
   const [sent, setSent] = useState<string>();
   const form = useZodForm(resetRequestSchema, { email: '' });
@@ -32,10 +35,12 @@ export function RequestResetPage() {
       <h1>Reset Password</h1>
       <form onSubmit={submit} noValidate>
         <fieldset disabled={busy}>
-          <label>
-            Enter your registered email
-            <input type="email" autoComplete="email" {...form.register('email')} />
-          </label>
+          <TextField
+            label="Enter your registered email"
+            type="email"
+            autoComplete="email"
+            {...form.field('email')}
+          />
           <button type="submit" className="button button--wide">
             {busy ? 'Sending...' : 'Send Reset Link'}
           </button>

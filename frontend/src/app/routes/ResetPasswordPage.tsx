@@ -6,8 +6,10 @@ import { useResetPasswordMutation } from '../../features/auth/api';
 import { resetSchema } from '../../features/auth/forms';
 import { errorText } from '../../lib/errors';
 import { useZodForm, warnFirst } from '../../lib/forms';
+import { useTitle } from '../../lib/useTitle';
 
 export function ResetPasswordPage() {
+  useTitle('Reset Password');
   const { token = '' } = useParams();
   const navigate = useNavigate();
   const [resetPassword] = useResetPasswordMutation();
@@ -43,7 +45,7 @@ export function ResetPasswordPage() {
             autoComplete="new-password"
             shown={shown}
             onToggle={() => setShown(!shown)}
-            {...form.register('newPassword')}
+            {...form.field('newPassword')}
           />
           <button type="submit" className="button button--wide">
             {busy ? 'Resetting...' : 'Reset Password'}

@@ -2,14 +2,17 @@ import { useState } from 'react';
 import { useDispatch } from 'react-redux';
 import { Link, Navigate, useNavigate } from 'react-router-dom';
 import { toast } from 'react-toastify';
+import { TextField } from '../../components/Field';
 import { PasswordInput } from '../../components/PasswordInput';
 import { useSignInMutation } from '../../features/auth/api';
 import { signInSchema } from '../../features/auth/forms';
 import { signedIn, useSession, userFromToken } from '../../features/auth/session';
-import { errorText } from '../../lib/errors';
+import { errorText, httpStatus } from '../../lib/errors';
 import { useZodForm } from '../../lib/forms';
+import { useTitle } from '../../lib/useTitle';
 
 export function SignInPage() {
+  useTitle('Sign In');
   const { user } = useSession();
   const dispatch = useDispatch();
   const navigate = useNavigate();
@@ -23,7 +26,13 @@ export function SignInPage() {
   const submit = form.handleSubmit(async (values) => {
     const answer = await signIn(values);
     if ('error' in answer) {
-      toast.warning(errorText(answer.error, { failed: 'An error occurred during sign in' }));
+      const text = errorText(answer.error, { failed: 'An error occurred during sign in' });
+      toast.warning(text);
+      // Refused credentials are shown at the field to fix: the e-mail when it is blank, else the password.
+      const status = httpStatus(answer.error);
+      if (status === 400 || status === 401) {
+        form.setError(values.email.trim() ? 'password' : 'email', { message: text });
+      }
       return;
     }
     dispatch(signedIn(userFromToken(answer.data.token)));
@@ -36,16 +45,13 @@ export function SignInPage() {
       <h1>Sign In</h1>
       <form onSubmit={submit} noValidate>
         <fieldset disabled={busy}>
-          <label>
-            Email
-            <input type="email" autoComplete="email" {...form.register('email')} />
-          </label>
+          <TextField label="Email" type="email" autoComplete="email" {...form.field('email')} />
           <PasswordInput
             label="Password"
             autoComplete="current-password"
             shown={shown}
             onToggle={() => setShown(!shown)}
-            {...form.register('password')}
+            {...form.field('password')}
           />
           <Link to="/request-reset-password" className="auth-card__aside">
             Forgot Password?

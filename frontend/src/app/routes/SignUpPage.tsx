@@ -5,8 +5,10 @@ import { useSignUpMutation } from '../../features/auth/api';
 import { signUpSchema } from '../../features/auth/forms';
 import { errorText } from '../../lib/errors';
 import { useZodForm, warnFirst } from '../../lib/forms';
+import { useTitle } from '../../lib/useTitle';
 
 export function SignUpPage() {
+  useTitle('Sign Up');
   const navigate = useNavigate();
   const [signUp] = useSignUpMutation();
   const form = useZodForm(signUpSchema, {
@@ -34,8 +36,8 @@ export function SignUpPage() {
       <form onSubmit={submit} noValidate>
         <fieldset disabled={busy}>
           <AccountFields
-            register={form.register}
-            confirm={form.register('confirmPassword')}
+            field={form.field}
+            confirm={form.field('confirmPassword')}
             phoneLabel="Phone Number"
           />
           <button type="submit" className="button button--wide">

@@ -4,6 +4,7 @@ import { errorText } from '../../lib/errors';
 import { useZodForm, warnFirst } from '../../lib/forms';
 import { useCreateCategoryMutation } from './api';
 import { categorySchema, SECTION_NAMES } from './forms';
+import { Field, TextField } from '../../components/Field';
 import { ImageInput } from '../../components/ImageInput';
 import { texts } from './texts';
 
@@ -39,25 +40,26 @@ export function CreateCategoryForm() {
   return (
     <form className="catalog-form" onSubmit={submit} noValidate>
       <fieldset disabled={busy}>
-        <label>
-          Category Name
-          <input autoComplete="off" {...form.register('categoryName')} />
-        </label>
-        <label>
-          Section
-          <select {...form.register('section')}>
-            <option value="">Select a section</option>
-            {SECTION_NAMES.map((name) => (
-              <option key={name} value={name}>
-                {name}
-              </option>
-            ))}
-          </select>
-        </label>
+        <TextField label="Category Name" autoComplete="off" {...form.field('categoryName')} />
+        <Field label="Section" error={form.errorOf('section')}>
+          {(control) => (
+            <select {...form.register('section')} {...control}>
+              <option value="">Select a section</option>
+              {SECTION_NAMES.map((name) => (
+                <option key={name} value={name}>
+                  {name}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
         <ImageInput
           key={round}
           label="Image"
-          onChoose={(file) => form.setValue('image', file, { shouldDirty: true })}
+          error={form.errorOf('image')}
+          onChoose={(file) =>
+            form.setValue('image', file, { shouldDirty: true, shouldValidate: form.formState.isSubmitted })
+          }
         />
         <button type="submit" className="button button--wide">
           {busy ? 'Creating...' : 'Create Category'}

@@ -1,4 +1,5 @@
 import { toast } from 'react-toastify';
+import { TextField } from '../../components/Field';
 import { Modal } from '../../components/Modal';
 import { dollars } from '../../lib/format';
 import { useZodForm, warnFirst } from '../../lib/forms';
@@ -35,17 +36,15 @@ export function EditPriceModal({ product, onClose }: ProductModalProps) {
           Current price: <strong>{dollars(product.price)}</strong>
         </p>
         <fieldset disabled={busy}>
-          <label>
-            New price ($)
-            <input
-              type="number"
-              min="0"
-              step="any"
-              inputMode="decimal"
-              autoFocus
-              {...form.register('price')}
-            />
-          </label>
+          <TextField
+            label="New price ($)"
+            type="number"
+            min="0"
+            step="any"
+            inputMode="decimal"
+            autoFocus
+            {...form.field('price')}
+          />
           <div className="modal__actions">
             <button type="button" className="button button--ghost" onClick={onClose}>
               Cancel

@@ -1,9 +1,12 @@
-import { useState } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import { toast } from 'react-toastify';
 import { z } from 'zod';
+import { TextField } from '../../components/Field';
 import { Modal } from '../../components/Modal';
+import { RetryButton } from '../../components/RetryButton';
 import { Spinner } from '../../components/Spinner';
 import { errorText, httpStatus } from '../../lib/errors';
+import { dollars } from '../../lib/format';
 import { useZodForm, warnFirst } from '../../lib/forms';
 import { newKey } from '../../lib/ids';
 import {
@@ -11,6 +14,7 @@ import {
   useDebtPaymentMutation,
   useEditDebtMutation,
   useSetDiscountMutation,
+  useUserBalanceQuery,
   useUserDebtQuery,
   type AdminUser,
 } from './api';
@@ -41,26 +45,67 @@ interface UserActionModalProps {
   onClose: () => void;
 }
 
+/** A figure of the user's wallet as the modal last asked for it. */
+interface Figure {
+  value: number | undefined;
+  failed: boolean;
+}
+
+const figure = ({ value, failed }: Figure) =>
+  value !== undefined ? dollars(value) : failed ? 'unavailable' : '…';
+
 /**
- * One money action on a user's account. Change Debt starts from the wallet's debt as it is
- * when the modal opens, and again after it changes (a refused change refreshes it).
+ * One action on a user's account. The money actions show the wallet's balance and debt as they
+ * are when the modal opens; Change Debt starts from that debt, and again after it changes (a
+ * refused change refreshes it).
  */
 export function UserActionModal({ user, action, onClose }: UserActionModalProps) {
-  const wallet = useUserDebtQuery(user.id, { skip: action !== 'editDebt', refetchOnMountOrArgChange: true });
-  if (action !== 'editDebt') return <ActionForm user={user} action={action} onClose={onClose} />;
-  if (wallet.isFetching) {
+  const money = action !== 'discount';
+  const asked = { skip: !money, refetchOnMountOrArgChange: true };
+  const balance = useUserBalanceQuery(user.id, asked);
+  const debt = useUserDebtQuery(user.id, asked);
+  if (action === 'editDebt' && debt.isFetching) {
     return (
       <Modal open title={TITLES[action]} onClose={onClose}>
         <Spinner />
       </Modal>
     );
   }
-  const debt = wallet.data?.debt ?? user.debt;
-  return <ActionForm key={debt} user={{ ...user, debt }} action={action} onClose={onClose} />;
+  const shownDebt = debt.data?.debt ?? user.debt;
+  const wallet = money && (
+    <p data-testid="user-wallet">
+      Balance: <strong>{figure({ value: balance.data?.balance, failed: balance.isError })}</strong> · Debt:{' '}
+      <strong>{figure({ value: debt.data?.debt, failed: debt.isError })}</strong>
+      {(balance.isError || debt.isError) && (
+        <>
+          {' '}
+          <RetryButton
+            what="loading the wallet"
+            onRetry={() => {
+              if (balance.isError) void balance.refetch();
+              if (debt.isError) void debt.refetch();
+            }}
+          />
+        </>
+      )}
+    </p>
+  );
+  return (
+    <ActionForm
+      key={action === 'editDebt' ? shownDebt : undefined}
+      user={{ ...user, debt: shownDebt }}
+      action={action}
+      wallet={wallet}
+      onClose={onClose}
+    />
+  );
 }
 
-/** An amount (or a percentage) checked, then sent once. */
-function ActionForm({ user, action, onClose }: UserActionModalProps) {
+/**
+ * An amount (or a percentage) checked, then sent once. A withdrawal is asked about first,
+ * with its amount, before it is sent.
+ */
+function ActionForm({ user, action, wallet, onClose }: UserActionModalProps & { wallet: ReactNode }) {
   const [adminPayment] = useAdminPaymentMutation();
   const [debtPayment] = useDebtPaymentMutation();
   const [editDebt] = useEditDebtMutation();
@@ -73,6 +118,9 @@ function ActionForm({ user, action, onClose }: UserActionModalProps) {
     value: action === 'editDebt' ? String(shownDebt) : '',
   });
   const busy = form.formState.isSubmitting;
+  // The withdrawal's amount while the admin is asked to confirm it.
+  const [confirming, setConfirming] = useState<number | null>(null);
+  const questionId = useId();
 
   const run = async (value: number | null) => {
     const failed =
@@ -120,7 +168,11 @@ function ActionForm({ user, action, onClose }: UserActionModalProps) {
     onClose();
   };
 
-  const submit = form.handleSubmit(({ value }) => run(Number(value)), warnFirst);
+  const submit = form.handleSubmit(({ value }) => {
+    const amount = Number(value);
+    if (action === 'withdraw' && confirming === null) return setConfirming(amount);
+    return run(amount);
+  }, warnFirst);
 
   return (
     <Modal open title={TITLES[action]} onClose={onClose}>
@@ -129,34 +181,58 @@ function ActionForm({ user, action, onClose }: UserActionModalProps) {
         <p>
           {user.username} · {user.email}
         </p>
+        {wallet}
         <fieldset disabled={busy}>
-          <label>
-            {action === 'discount'
-              ? 'Discount percentage'
-              : action === 'editDebt'
-                ? 'New debt ($)'
-                : 'Amount ($)'}
-            <input
-              type="number"
-              inputMode="decimal"
-              min={action === 'discount' ? 1 : 0}
-              step={action === 'discount' ? 0.1 : 0.01}
-              {...form.register('value')}
-            />
-          </label>
-          <div className="modal__actions">
-            {action === 'discount' && user.percentage ? (
-              <button type="button" className="button button--danger" onClick={() => run(null)}>
-                Remove discount
-              </button>
-            ) : null}
-            <button type="button" className="button button--ghost" onClick={onClose}>
-              Cancel
-            </button>
-            <button type="submit" className="button">
-              {busy ? 'Saving...' : 'Save'}
-            </button>
-          </div>
+          {confirming === null ? (
+            <>
+              <TextField
+                label={
+                  action === 'discount'
+                    ? 'Discount percentage'
+                    : action === 'editDebt'
+                      ? 'New debt ($)'
+                      : 'Amount ($)'
+                }
+                type="number"
+                inputMode="decimal"
+                min={action === 'discount' ? 1 : 0}
+                step={action === 'discount' ? 0.1 : 0.01}
+                {...form.field('value')}
+              />
+              <div className="modal__actions">
+                {action === 'discount' && user.percentage ? (
+                  <button type="button" className="button button--danger" onClick={() => run(null)}>
+                    Remove discount
+                  </button>
+                ) : null}
+                <button type="button" className="button button--ghost" onClick={onClose}>
+                  Cancel
+                </button>
+                <button type="submit" className="button">
+                  {busy ? 'Saving...' : 'Save'}
+                </button>
+              </div>
+            </>
+          ) : (
+            <>
+              <p id={questionId} className="confirm-question">
+                Withdraw {dollars(confirming)} from {user.username}?
+              </p>
+              <div className="modal__actions">
+                <button type="button" className="button button--ghost" onClick={() => setConfirming(null)}>
+                  Back
+                </button>
+                <button
+                  type="submit"
+                  className="button button--danger"
+                  aria-describedby={questionId}
+                  autoFocus
+                >
+                  {busy ? 'Withdrawing...' : 'Confirm'}
+                </button>
+              </div>
+            </>
+          )}
         </fieldset>
       </form>
     </Modal>

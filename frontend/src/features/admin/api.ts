@@ -83,8 +83,13 @@ export const adminApi = api.injectEndpoints({
       query: ({ page }) => ({ url: 'api/users', params: { page, limit: 10 } }),
       providesTags: ['User'],
     }),
-    searchUsers: build.query<AdminUser[], string>({
-      query: (query) => ({ url: 'api/users/search', params: { query } }),
+    searchUsers: build.query<{ users: AdminUser[]; totalPages: number }, { query: string; page: number }>({
+      query: ({ query, page }) => ({ url: 'api/users/search', params: { query, page, limit: 10 } }),
+      // The answer is the spec's list; how many pages match comes in a header.
+      transformResponse: (users: AdminUser[], meta) => ({
+        users,
+        totalPages: Number(meta?.response?.headers.get('X-Total-Pages') ?? 1) || 1,
+      }),
       providesTags: ['User'],
     }),
     adminPayment: build.mutation<
@@ -111,7 +116,12 @@ export const adminApi = api.injectEndpoints({
       }),
       invalidatesTags: ['User', 'Wallet', 'Payments'],
     }),
-    // The wallet's own debt of a user, read when Change Debt opens (the users list holds a copy that may lag).
+    // A user's balance and the wallet's own debt, read when a money modal opens (the users list's
+    // debt is a copy that may lag, and it has no balance).
+    userBalance: build.query<{ balance: number }, string>({
+      query: (userId) => ({ url: 'api/balance', params: { user_id: userId } }),
+      providesTags: ['Wallet'],
+    }),
     userDebt: build.query<{ debt: number }, string>({
       query: (userId) => ({ url: 'api/debt', params: { user_id: userId } }),
       providesTags: ['Wallet'],
@@ -155,6 +165,7 @@ export const {
   useSearchUsersQuery,
   useAdminPaymentMutation,
   useDebtPaymentMutation,
+  useUserBalanceQuery,
   useUserDebtQuery,
   useEditDebtMutation,
   useSetDiscountMutation,

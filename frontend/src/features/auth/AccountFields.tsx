@@ -1,46 +1,41 @@
 import { useState } from 'react';
 import type { UseFormRegisterReturn } from 'react-hook-form';
+import { TextField } from '../../components/Field';
 import { PasswordInput } from '../../components/PasswordInput';
 
 type AccountField = 'username' | 'email' | 'password' | 'phone';
 
+/** A registered input and its problem, as useZodForm's `field` gives them. */
+type FieldProps = UseFormRegisterReturn & { error?: string };
+
 interface AccountFieldsProps {
-  register: (name: AccountField) => UseFormRegisterReturn;
+  field: (name: AccountField) => FieldProps;
   /** Sign-up asks for the password twice; both fields share one show/hide toggle. */
-  confirm?: UseFormRegisterReturn;
+  confirm?: FieldProps;
   phoneLabel: string;
   /** Creating another admin's account must not offer the admin's own saved details. */
   autoComplete?: boolean;
 }
 
 /** The account fields of Sign Up and New Admin (spec §2, §5). */
-export function AccountFields({ register, confirm, phoneLabel, autoComplete = true }: AccountFieldsProps) {
+export function AccountFields({ field, confirm, phoneLabel, autoComplete = true }: AccountFieldsProps) {
   const [shown, setShown] = useState(false);
   const auto = (value: string) => (autoComplete ? value : 'off');
   return (
     <>
-      <label>
-        Username
-        <input autoComplete={auto('username')} {...register('username')} />
-      </label>
-      <label>
-        Email
-        <input type="email" autoComplete={auto('email')} {...register('email')} />
-      </label>
+      <TextField label="Username" autoComplete={auto('username')} {...field('username')} />
+      <TextField label="Email" type="email" autoComplete={auto('email')} {...field('email')} />
       <PasswordInput
         label="Password"
         autoComplete="new-password"
         shown={shown}
         onToggle={() => setShown(!shown)}
-        {...register('password')}
+        {...field('password')}
       />
       {confirm && (
         <PasswordInput label="Confirm Password" autoComplete="new-password" shown={shown} {...confirm} />
       )}
-      <label>
-        {phoneLabel}
-        <input type="tel" autoComplete={auto('tel')} {...register('phone')} />
-      </label>
+      <TextField label={phoneLabel} type="tel" autoComplete={auto('tel')} {...field('phone')} />
     </>
   );
 }

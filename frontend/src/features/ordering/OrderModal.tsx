@@ -1,6 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
 import { toast } from 'react-toastify';
+import { TextField } from '../../components/Field';
 import { Modal } from '../../components/Modal';
+import { RetryButton } from '../../components/RetryButton';
 import { Spinner } from '../../components/Spinner';
 import { errorText, httpStatus } from '../../lib/errors';
 import { dollars } from '../../lib/format';
@@ -9,10 +11,18 @@ import type { Product } from '../catalog/api';
 import { usePlaceOrderMutation } from './api';
 import { QuantityStepper } from './QuantityStepper';
 
+/** The wallet balance as the page asked for it. */
+export interface WalletBalance {
+  /** Undefined until it is known. */
+  amount: number | undefined;
+  /** The last ask failed: the modal offers to ask again. */
+  failed: boolean;
+  retry: () => void;
+}
+
 interface OrderModalProps {
   product: Product | null;
-  /** The wallet balance, undefined until it is known. */
-  balance: number | undefined;
+  balance: WalletBalance;
   onClose: () => void;
 }
 
@@ -29,6 +39,8 @@ export function OrderModal({ product, balance, onClose }: OrderModalProps) {
   const [values, setValues] = useState<Record<string, string>>({});
   const [error, setError] = useState('');
   const [quantityError, setQuantityError] = useState('');
+  // The params left blank at the last submission, each marked at its field until it is typed in.
+  const [missing, setMissing] = useState<string[]>([]);
   // One key per submission: a double click or a retry after a lost answer never orders twice.
   const key = useRef(newKey());
   const [placeOrder, { isLoading: sending }] = usePlaceOrderMutation();
@@ -46,13 +58,18 @@ export function OrderModal({ product, balance, onClose }: OrderModalProps) {
     if (sending) return;
     setError('');
     const params = product.params.map((label) => [label, (values[label] ?? '').trim()] as const);
-    if (params.some(([, value]) => !value)) return setError('Please fill all required fields.');
+    const blank = params.filter(([, value]) => !value).map(([label]) => label);
+    setMissing(blank);
+    if (blank.length) return setError('Please fill all required fields.');
     if (limits && (quantity < limits.min || quantity > limits.max)) {
       return setQuantityError(`Quantity must be between ${limits.min} and ${limits.max}`);
     }
-    if (balance === undefined) return setError('Balance not loaded yet. Please wait.');
-    if (balance < total) {
-      return setError(`Insufficient balance. You have only ${dollars(balance)} in your balance`);
+    if (balance.amount === undefined) {
+      if (balance.failed) balance.retry();
+      return setError('Balance not loaded yet. Please wait.');
+    }
+    if (balance.amount < total) {
+      return setError(`Insufficient balance. You have only ${dollars(balance.amount)} in your balance`);
     }
     const answer = await placeOrder({
       product_id: product.id,
@@ -95,12 +112,16 @@ export function OrderModal({ product, balance, onClose }: OrderModalProps) {
       >
         <h2 className="order__name">{product.name}</h2>
         {product.params.map((label) => (
-          <input
+          <TextField
             key={label}
-            aria-label={label}
+            label={label}
             placeholder={`Enter ${label}`}
             value={values[label] ?? ''}
-            onChange={(e) => setValues({ ...values, [label]: e.target.value })}
+            error={missing.includes(label) ? `${label} is required.` : undefined}
+            onChange={(e) => {
+              setValues({ ...values, [label]: e.target.value });
+              setMissing(missing.filter((m) => m !== label));
+            }}
           />
         ))}
         {limits && (
@@ -110,17 +131,28 @@ export function OrderModal({ product, balance, onClose }: OrderModalProps) {
             max={limits.max}
             onChange={setQuantity}
             onOutOfRange={() => setQuantityError(`Quantity must be between ${limits.min} and ${limits.max}`)}
+            error={quantityError}
           />
         )}
         <p className="order__total">
           Total: <strong>{dollars(total)}</strong>
         </p>
         <p className="order__balance">
-          Your Balance: <strong>{balance === undefined ? 'Loading...' : dollars(balance)}</strong>
+          Your Balance:{' '}
+          {balance.amount !== undefined ? (
+            <strong>{dollars(balance.amount)}</strong>
+          ) : balance.failed ? (
+            <>
+              <strong className="amount--negative">Unable to fetch balance.</strong>{' '}
+              <RetryButton onRetry={balance.retry} what="loading the balance" />
+            </>
+          ) : (
+            <strong>Loading...</strong>
+          )}
         </p>
-        {(quantityError || error) && (
+        {error && (
           <p className="order__error" role="alert">
-            {quantityError || error}
+            {error}
           </p>
         )}
         <div className="modal__actions">

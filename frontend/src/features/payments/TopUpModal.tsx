@@ -1,6 +1,8 @@
 import { useState } from 'react';
 import { toast } from 'react-toastify';
 import { z } from 'zod';
+import { CopyButton } from '../../components/CopyButton';
+import { Field, TextField } from '../../components/Field';
 import { ImageInput } from '../../components/ImageInput';
 import { Modal } from '../../components/Modal';
 import { errorText } from '../../lib/errors';
@@ -9,6 +11,7 @@ import { newKey } from '../../lib/ids';
 import { useSubmitTopUpMutation, type PaymentMethod } from './api';
 
 const CLOSE_AFTER_MS = 1000;
+const ATTACH_RECEIPT = 'Please attach a screenshot of the transfer.';
 
 const amountSchema = z.object({
   amount: z
@@ -28,6 +31,7 @@ interface TopUpModalProps {
 export function TopUpModal({ method, user, onClose }: TopUpModalProps) {
   const [submitTopUp] = useSubmitTopUpMutation();
   const [receipt, setReceipt] = useState<File | null>(null);
+  const [receiptMissing, setReceiptMissing] = useState(false);
   const [done, setDone] = useState(false);
   // One key per opened modal, sent on each of its submits: a double click or a retry makes one payment.
   const [idempotencyKey, setIdempotencyKey] = useState(newKey);
@@ -39,6 +43,7 @@ export function TopUpModal({ method, user, onClose }: TopUpModalProps) {
   const close = () => {
     form.reset();
     setReceipt(null);
+    setReceiptMissing(false);
     setDone(false);
     setIdempotencyKey(newKey());
     onClose();
@@ -46,7 +51,10 @@ export function TopUpModal({ method, user, onClose }: TopUpModalProps) {
 
   const submit = form.handleSubmit(async (values) => {
     if (!user?.id || !user.username) return void toast.error('User ID is missing.');
-    if (!receipt) return void toast.warning('Please attach a screenshot of the transfer.');
+    if (!receipt) {
+      setReceiptMissing(true);
+      return void toast.warning(ATTACH_RECEIPT);
+    }
     const body = new FormData();
     body.append('product_name', method.name);
     body.append('amount', values.amount);
@@ -72,24 +80,29 @@ export function TopUpModal({ method, user, onClose }: TopUpModalProps) {
       <form className="top-up" onSubmit={submit} noValidate>
         <h2>{method.name}</h2>
         {method.destinations.map((d) => (
-          <label key={d.label}>
-            {d.label}
-            <input readOnly value={d.value} onFocus={(e) => e.currentTarget.select()} />
-          </label>
+          <Field key={d.label} label={d.label}>
+            {(control) => (
+              <span className="copy-field">
+                <input {...control} readOnly value={d.value} onFocus={(e) => e.currentTarget.select()} />
+                <CopyButton text={d.value} what={d.label} />
+              </span>
+            )}
+          </Field>
         ))}
         <p className="note" lang="ar" dir="rtl">
           يرجى إرفاق صورة عن التحويل تظهر المبلغ ووقت التحويل
         </p>
         <fieldset disabled={busy || done}>
-          <label>
-            Amount ($)
-            <input inputMode="decimal" {...form.register('amount')} />
-          </label>
+          <TextField label="Amount ($)" inputMode="decimal" {...form.field('amount')} />
           <p>
             Amount to send:{' '}
             <strong data-testid="amount-to-send">{((amount * method.sharePercent) / 100).toFixed(2)}$</strong>
           </p>
-          <ImageInput label="Transfer screenshot" onChoose={setReceipt} />
+          <ImageInput
+            label="Transfer screenshot"
+            error={receiptMissing && !receipt ? ATTACH_RECEIPT : undefined}
+            onChoose={setReceipt}
+          />
           <div className="modal__actions">
             <button type="button" className="button button--ghost" onClick={close}>
               Cancel

@@ -7,6 +7,7 @@ import { OrderRow } from '../../../features/ordering/OrderRow';
 import type { Order } from '../../../features/ordering/api';
 import { errorText } from '../../../lib/errors';
 import { useListFilter } from '../../../lib/useListFilter';
+import { useTitle } from '../../../lib/useTitle';
 
 /** Accept (with an optional reply the customer reads) or reject an order fulfilled by hand. */
 function OrderDecision({ order }: { order: Order }) {
@@ -36,6 +37,7 @@ function OrderDecision({ order }: { order: Order }) {
 }
 
 export function ActiveOrdersPage() {
+  useTitle('Active Orders');
   const filter = useListFilter({ everyDate: true });
   const orders = useOrdersQuery(
     { page: filter.page, status: 'waiting', ...filter.range },

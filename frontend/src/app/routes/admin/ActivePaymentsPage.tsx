@@ -10,6 +10,7 @@ import { PaymentRow } from '../../../features/payments/PaymentRow';
 import type { Payment } from '../../../features/payments/api';
 import { errorText } from '../../../lib/errors';
 import { useListFilter } from '../../../lib/useListFilter';
+import { useTitle } from '../../../lib/useTitle';
 
 function PaymentDecision({ payment }: { payment: Payment }) {
   const [decide, { isLoading }] = useDecidePaymentMutation();
@@ -26,6 +27,7 @@ function PaymentDecision({ payment }: { payment: Payment }) {
 }
 
 export function ActivePaymentsPage() {
+  useTitle('Active Payments');
   const filter = useListFilter({ everyDate: true });
   const payments = useWaitingPaymentsQuery(
     { page: filter.page, ...filter.range },

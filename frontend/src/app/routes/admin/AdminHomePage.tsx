@@ -6,6 +6,7 @@ import {
   useUserCountQuery,
 } from '../../../features/admin/api';
 import { dollars } from '../../../lib/format';
+import { useTitle } from '../../../lib/useTitle';
 
 function Widget({
   label,
@@ -31,6 +32,7 @@ function Widget({
 
 /** The admin home's figures, asked again every 10 s so new waiting items show without a reload. */
 export function AdminHomePage() {
+  useTitle('Admin Dashboard');
   const orders = useOrderStatsQuery(undefined, { pollingInterval: ADMIN_POLL_MS });
   const payments = usePaymentStatsQuery(undefined, { pollingInterval: ADMIN_POLL_MS });
   const users = useUserCountQuery(undefined, { pollingInterval: ADMIN_POLL_MS });

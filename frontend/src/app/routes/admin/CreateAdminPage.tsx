@@ -4,8 +4,10 @@ import { AccountFields } from '../../../features/auth/AccountFields';
 import { adminSchema } from '../../../features/auth/forms';
 import { errorText } from '../../../lib/errors';
 import { useZodForm, warnFirst } from '../../../lib/forms';
+import { useTitle } from '../../../lib/useTitle';
 
 export function CreateAdminPage() {
+  useTitle('New Admin');
   const [createAdmin] = useCreateAdminMutation();
   const form = useZodForm(adminSchema, { username: '', email: '', password: '', phone: '' });
   const busy = form.formState.isSubmitting;
@@ -25,7 +27,7 @@ export function CreateAdminPage() {
       <h1>New Admin</h1>
       <form onSubmit={submit} noValidate>
         <fieldset disabled={busy}>
-          <AccountFields register={form.register} phoneLabel="Phone" autoComplete={false} />
+          <AccountFields field={form.field} phoneLabel="Phone" autoComplete={false} />
           <button type="submit" className="button button--wide">
             {busy ? 'Creating...' : 'Create Admin'}
           </button>

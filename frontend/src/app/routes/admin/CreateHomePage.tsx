@@ -3,9 +3,11 @@ import { Spinner } from '../../../components/Spinner';
 import { useAdminCategoriesQuery, useCreatedProductsQuery } from '../../../features/admin-catalog/api';
 import { CategoriesTable, ProductsTable } from '../../../features/admin-catalog/CatalogTables';
 import { categoriesLoadText, productsLoadText } from '../../../features/admin-catalog/texts';
+import { useTitle } from '../../../lib/useTitle';
 import '../../../features/admin-catalog/admin-catalog.css';
 
 export function CreateHomePage() {
+  useTitle('Create Items');
   const categories = useAdminCategoriesQuery();
   const products = useCreatedProductsQuery();
   return (

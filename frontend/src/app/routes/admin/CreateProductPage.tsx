@@ -2,9 +2,11 @@ import { Spinner } from '../../../components/Spinner';
 import { useAdminCategoriesQuery } from '../../../features/admin-catalog/api';
 import { CreateProductForm } from '../../../features/admin-catalog/CreateProductForm';
 import { categoriesLoadText } from '../../../features/admin-catalog/texts';
+import { useTitle } from '../../../lib/useTitle';
 import '../../../features/admin-catalog/admin-catalog.css';
 
 export function CreateProductPage() {
+  useTitle('Create Product');
   const categories = useAdminCategoriesQuery();
   return (
     <section className="catalog-admin">

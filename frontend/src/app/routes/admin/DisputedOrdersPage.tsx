@@ -5,6 +5,7 @@ import { useDisputedOrdersQuery, useStuckOrdersQuery } from '../../../features/a
 import { StuckOrderDecision } from '../../../features/admin/StuckOrderDecision';
 import { OrderRow } from '../../../features/ordering/OrderRow';
 import { useListFilter } from '../../../lib/useListFilter';
+import { useTitle } from '../../../lib/useTitle';
 
 function DisputedOrders() {
   const filter = useListFilter({ everyDate: true });
@@ -61,6 +62,7 @@ function StuckOrders() {
  * (disputed), and those it has kept waiting too long (stuck).
  */
 export function DisputedOrdersPage() {
+  useTitle('Disputed & Stuck Orders');
   return (
     <>
       <h1>Disputed &amp; Stuck Orders</h1>

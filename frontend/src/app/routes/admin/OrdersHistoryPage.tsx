@@ -2,8 +2,10 @@ import { ListPage } from '../../../components/ListPage';
 import { useOrdersQuery } from '../../../features/admin/api';
 import { OrderRow } from '../../../features/ordering/OrderRow';
 import { useListFilter } from '../../../lib/useListFilter';
+import { useTitle } from '../../../lib/useTitle';
 
 export function OrdersHistoryPage() {
+  useTitle('Orders History');
   const filter = useListFilter();
   const orders = useOrdersQuery({ page: filter.page, ...filter.range });
   return (

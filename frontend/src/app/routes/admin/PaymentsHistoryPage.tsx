@@ -2,8 +2,10 @@ import { ListPage } from '../../../components/ListPage';
 import { usePaymentsQuery } from '../../../features/admin/api';
 import { PaymentRow } from '../../../features/payments/PaymentRow';
 import { useListFilter } from '../../../lib/useListFilter';
+import { useTitle } from '../../../lib/useTitle';
 
 export function PaymentsHistoryPage() {
+  useTitle('Payments History');
   const filter = useListFilter();
   const payments = usePaymentsQuery({ page: filter.page, ...filter.range });
   return (

@@ -8,6 +8,7 @@ import { useSearchUsersQuery, useUsersQuery, type AdminUser } from '../../../fea
 import { UserActionModal, type UserAction } from '../../../features/admin/UserActions';
 import { errorText } from '../../../lib/errors';
 import { displayTime, dollars } from '../../../lib/format';
+import { useTitle } from '../../../lib/useTitle';
 
 function UserCard({ user, onAction }: { user: AdminUser; onAction: (action: UserAction) => void }) {
   const button = (action: UserAction, label: string, className = 'button button--ghost') => (
@@ -48,14 +49,15 @@ function UserCard({ user, onAction }: { user: AdminUser; onAction: (action: User
 }
 
 export function UsersPage() {
+  useTitle('All Users');
   const [page, setPage] = useState(1);
   const [typed, setTyped] = useState('');
   const [query, setQuery] = useState('');
   const [acting, setActing] = useState<{ user: AdminUser; action: UserAction } | null>(null);
   const listed = useUsersQuery({ page }, { skip: !!query });
-  const found = useSearchUsersQuery(query, { skip: !query });
+  const found = useSearchUsersQuery({ query, page }, { skip: !query });
   const result = query ? found : listed;
-  const users = query ? (found.data ?? []) : (listed.data?.users ?? []);
+  const users = result.data?.users ?? [];
 
   return (
     <section>
@@ -66,6 +68,7 @@ export function UsersPage() {
           event.preventDefault();
           if (!typed.trim()) return void toast.warning('Please enter a search query.');
           setQuery(typed.trim());
+          setPage(1);
         }}
       >
         <input
@@ -85,6 +88,7 @@ export function UsersPage() {
             onClick={() => {
               setTyped('');
               setQuery('');
+              setPage(1);
             }}
           >
             Reset
@@ -110,7 +114,7 @@ export function UsersPage() {
           ))}
         </ul>
       )}
-      {!query && <Pagination page={page} totalPages={listed.data?.totalPages ?? 1} onPage={setPage} />}
+      <Pagination page={page} totalPages={result.data?.totalPages ?? 1} onPage={setPage} />
       {acting && (
         <UserActionModal
           key={`${acting.user.id}-${acting.action}`}
