@@ -1,7 +1,7 @@
-import { createQueue, QUEUE_NAMES, toMicros } from '@raseed/kit';
+import { createQueue, QUEUE_NAMES } from '@raseed/kit';
 import { eventually } from '@raseed/kit/testing';
 import { Types } from 'mongoose';
-import { startTestOrders, type TestOrders } from '../../services/orders/test/support';
+import { insertOrder, startTestOrders, type TestOrders } from '../../services/orders/test/support';
 import { startMoneyServices, type MoneyServices } from '../../services/payments/test/support';
 import { bearer, newUser, type TestUser } from '../../services/wallet/test/support';
 import supertest from 'supertest';
@@ -77,30 +77,7 @@ describe('npm run reconcile', () => {
   it('exits 1 naming each order whose money does not add up, with the amount at stake', async () => {
     const user = await customer(10);
     // Shown as paid, but the wallet never took the money.
-    const unpaid = new Types.ObjectId();
-    await orders.db.collection('orders').insertOne({
-      _id: unpaid,
-      userId: user.id,
-      username: user.username,
-      productId: giftCard,
-      productName: 'Gift card',
-      kind: 'created',
-      supplierId: null,
-      quantity: 1,
-      unitPrice: toMicros(2),
-      total: toMicros(2),
-      params: '',
-      fields: {},
-      status: 'waiting',
-      paid: true,
-      failed: null,
-      fingerprint: null,
-      replay: null,
-      externalId: null,
-      reason: null,
-      createdAt: longAgo(),
-      decidedAt: null,
-    });
+    const unpaid = await insertOrder(orders, user, giftCard, { paid: true, params: '', fields: {} });
     // Rejected by an admin, but the refund never happened.
     const rejected = (await order(user)).body.orderId as string;
     await orders.db.collection('order_decisions').insertOne({

@@ -81,9 +81,15 @@ export const DEV_SECRETS = {
   S3_ACCESS_KEY: 'raseed',
   S3_SECRET_KEY: 'raseed-secret',
   ADMIN_PASSWORD: 'raseed-admin-password',
+  /** orders: the key its stocks of codes are sealed with. */
+  CODES_KEY: 'raseed-local-development-codes-key-not-for-production',
 } as const;
-type Secret = Exclude<keyof typeof DEV_SECRETS, 'ADMIN_PASSWORD'>;
-const SECRETS = Object.keys(DEV_SECRETS).filter((name) => name !== 'ADMIN_PASSWORD') as Secret[];
+/** Secrets one service alone reads, required by it (secretOrDevelopment) rather than by all. */
+const OWN_SECRETS = ['ADMIN_PASSWORD', 'CODES_KEY'] as const;
+type Secret = Exclude<keyof typeof DEV_SECRETS, (typeof OWN_SECRETS)[number]>;
+const SECRETS = Object.keys(DEV_SECRETS).filter(
+  (name) => !(OWN_SECRETS as readonly string[]).includes(name),
+) as Secret[];
 
 export type BaseConfig = Omit<z.infer<typeof baseEnv>, Secret> & Record<Secret, string>;
 

@@ -16,17 +16,38 @@ export interface CheckedImage {
  * Form fields land in req.body; the file, if any, in req.file. Nothing is stored here.
  */
 export function imageForm(field: string): RequestHandler {
-  const parse = multer({
-    storage: multer.memoryStorage(),
-    // Room for a created product's 20 extra fields (three parts each) and its own six.
-    limits: { fileSize: IMAGE_MAX_BYTES, files: 1, fields: 70, fieldSize: 10_000, parts: 71 },
-  }).single(field);
+  // Room for a created product's 20 extra fields (three parts each) and its own six.
+  return oneFileForm(
+    field,
+    { fileSize: IMAGE_MAX_BYTES, files: 1, fields: 70, fieldSize: 10_000, parts: 71 },
+    IMAGE_TEXTS.tooLarge,
+    'image',
+  );
+}
+
+/** Reads a multipart form with at most one text file under `field`, kept in memory. */
+export function textFileForm(field: string, maxBytes: number, tooLarge: string): RequestHandler {
+  return oneFileForm(
+    field,
+    { fileSize: maxBytes, files: 1, fields: 5, fieldSize: 1_000, parts: 6 },
+    tooLarge,
+    'file',
+  );
+}
+
+function oneFileForm(
+  field: string,
+  limits: multer.Options['limits'],
+  tooLarge: string,
+  what: string,
+): RequestHandler {
+  const parse = multer({ storage: multer.memoryStorage(), limits }).single(field);
   return (req, res, next) => {
     parse(req, res, (err: unknown) => {
       if (!err) return next();
       if (err instanceof multer.MulterError) {
-        if (err.code === 'LIMIT_FILE_SIZE') return next(badRequest(IMAGE_TEXTS.tooLarge));
-        if (err.code === 'LIMIT_UNEXPECTED_FILE') return next(badRequest(`Send the image as "${field}".`));
+        if (err.code === 'LIMIT_FILE_SIZE') return next(badRequest(tooLarge));
+        if (err.code === 'LIMIT_UNEXPECTED_FILE') return next(badRequest(`Send the ${what} as "${field}".`));
         return next(badRequest('The form could not be read.'));
       }
       next(err instanceof HttpError ? err : badRequest('The form could not be read.'));

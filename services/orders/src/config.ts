@@ -25,6 +25,8 @@ export function loadOrdersConfig(env: NodeJS.ProcessEnv = process.env) {
       ORDER_WATCH_HOURS: z.coerce.number().positive().default(24),
       /** A paid supplier order still waiting after this long is listed for admins to decide. Hours; fractions allowed. */
       ORDER_STUCK_HOURS: z.coerce.number().positive().default(24),
+      /** The key stocks of codes are sealed with (AES-256-GCM); required in production, and never to change once codes are stored. */
+      CODES_KEY: z.string().min(32, 'CODES_KEY must be at least 32 characters').optional(),
     },
     env,
   );

@@ -1,14 +1,24 @@
-import { ApiRoutes, ServiceClient, startService, SupplierClient, type RunningService } from '@raseed/kit';
+import {
+  ApiRoutes,
+  secretOrDevelopment,
+  ServiceClient,
+  startService,
+  SupplierClient,
+  type RunningService,
+} from '@raseed/kit';
 import type { OrdersConfig } from './config';
+import { codeModels, CodeStore } from './data/codes';
 import { disputeModels, DisputeStore } from './data/disputes';
 import { orderModels, OrderStore } from './data/orders';
 import { DeletedUsers } from './data/users';
 import { onUserDeleted } from './events/users';
 import type { FulfilmentDeps } from './domain/deps';
+import { CodeVault } from './domain/codes';
 import { repairDisputes } from './domain/disputes';
 import { handOff, repair } from './domain/orders';
 import type { StuckDeps } from './domain/stuck';
 import { fulfilmentJobs } from './jobs/fulfilment';
+import { codeRoutes } from './routes/codes';
 import { internalRoutes } from './routes/internal';
 import { disputeRoutes } from './routes/disputes';
 import { orderRoutes } from './routes/orders';
@@ -19,11 +29,17 @@ const REPAIR_EVERY_MS = 30_000;
 const HOUR_MS = 3600_000;
 
 export function startOrders(config: OrdersConfig): Promise<RunningService> {
+  const vault = new CodeVault(secretOrDevelopment('CODES_KEY', config.CODES_KEY, config.NODE_ENV));
   return startService('orders', config, async (ctx) => {
     const models = orderModels(ctx.mongo);
     const disputeRecords = disputeModels(ctx.mongo);
+    const stock = codeModels(ctx.mongo);
     // Unique keys decide what happens once: they exist before any write.
-    await Promise.all([...Object.values(models), ...Object.values(disputeRecords)].map((m) => m.init()));
+    await Promise.all(
+      [...Object.values(models), ...Object.values(disputeRecords), ...Object.values(stock)].map((m) =>
+        m.init(),
+      ),
+    );
     const orders = new OrderStore(models, ctx.locks, ctx.outbox);
     const disputes = new DisputeStore(
       disputeRecords,
@@ -41,6 +57,7 @@ export function startOrders(config: OrdersConfig): Promise<RunningService> {
     const deleted = new DeletedUsers(ctx.mongo);
     const deps: FulfilmentDeps = {
       orders,
+      codes: new CodeStore(stock),
       supplier,
       disputes,
       catalog: new ServiceClient('catalog', config.CATALOG_URL, config.SERVICE_TOKEN),
@@ -82,6 +99,7 @@ export function startOrders(config: OrdersConfig): Promise<RunningService> {
 
     const api = new ApiRoutes(config.SERVICE_TOKEN);
     orderRoutes(api, deps);
+    codeRoutes(api, deps, vault);
     supplierRoutes(api, deps, () => jobs.syncNow(config.ORDER_SYNC_WAIT_SECONDS * 1000));
     disputeRoutes(api, deps);
     const stuck: StuckDeps = {

@@ -1,7 +1,7 @@
 import { keyedId } from '@raseed/kit';
 import { Types } from 'mongoose';
 import { eventually } from '@raseed/kit/testing';
-import { startTestOrders, toMicros, type TestOrders, type TestUser } from './support';
+import { insertOrder, startTestOrders, toMicros, type TestOrders, type TestUser } from './support';
 
 let orders: TestOrders;
 let user: TestUser;
@@ -16,34 +16,7 @@ afterAll(() => orders.stop());
 const longAgo = () => new Date(Date.now() - 60_000);
 
 /** An order as placement records it before the wallet is asked, left where a crash cut it off. */
-async function cutOffOrder(extra: Record<string, unknown> = {}): Promise<string> {
-  const id = new Types.ObjectId();
-  await orders.db.collection('orders').insertOne({
-    _id: id,
-    userId: user.id,
-    username: user.username,
-    productId: giftCard,
-    productName: 'Gift card',
-    kind: 'created',
-    supplierId: null,
-    quantity: 1,
-    unitPrice: toMicros(2),
-    total: toMicros(2),
-    params: 'Account e-mail:a@b.c',
-    fields: { 'Account e-mail': 'a@b.c' },
-    status: 'waiting',
-    paid: false,
-    failed: null,
-    replay: null,
-    externalId: null,
-    reason: null,
-    createdAt: longAgo(),
-    decidedAt: null,
-    outbox: [],
-    ...extra,
-  });
-  return id.toString();
-}
+const cutOffOrder = (extra: Record<string, unknown> = {}) => insertOrder(orders, user, giftCard, extra);
 
 const debit = (orderId: string, dollars = 2) =>
   orders.wallet

@@ -1,5 +1,6 @@
 import { toMicros } from '@raseed/kit';
 import { dropDatabase, eventually, openDatabase, testEnv } from '@raseed/kit/testing';
+import { Types } from 'mongoose';
 import supertest from 'supertest';
 import { IMAGE, startTestCatalog, type TestCatalog } from '../../catalog/test/support';
 import type { ConfirmedPayment } from '../../wallet/src/domain/reconcile';
@@ -125,6 +126,44 @@ export async function startTestOrders(
 }
 
 export type TestOrders = Awaited<ReturnType<typeof startTestOrders>>;
+
+/**
+ * An order of one $2 gift card written straight to the store, as placement records it before
+ * the wallet is asked, a minute old: tests then leave it where a crash would have cut it off.
+ */
+export async function insertOrder(
+  orders: TestOrders,
+  user: Pick<TestUser, 'id' | 'username'>,
+  productId: string,
+  extra: Record<string, unknown> = {},
+): Promise<string> {
+  const id = new Types.ObjectId();
+  await orders.db.collection('orders').insertOne({
+    _id: id,
+    userId: user.id,
+    username: user.username,
+    productId,
+    productName: 'Gift card',
+    kind: 'created',
+    supplierId: null,
+    quantity: 1,
+    unitPrice: toMicros(2),
+    total: toMicros(2),
+    params: 'Account e-mail:a@b.c',
+    fields: { 'Account e-mail': 'a@b.c' },
+    status: 'waiting',
+    paid: false,
+    failed: null,
+    fingerprint: null,
+    replay: null,
+    externalId: null,
+    reason: null,
+    createdAt: new Date(Date.now() - 60_000),
+    decidedAt: null,
+    ...extra,
+  });
+  return id.toString();
+}
 
 export const dollars = (micros: number) => micros / 1_000_000;
 export { toMicros };

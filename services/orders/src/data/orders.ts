@@ -29,6 +29,8 @@ export interface Order {
   failed: Failure | null;
   /** A digest of the request an Idempotency-Key placed it with (requestFingerprint). */
   fingerprint: string | null;
+  /** Delivered from the product's stock of codes (data/codes.ts), the moment it is paid. */
+  stocked: boolean;
   /** What the customer reads with the order: the supplier's reply or the admin's text. */
   replay: string | null;
   /** The supplier's order id. */
@@ -55,6 +57,7 @@ const orderSchema = new Schema(
     paid: { type: Boolean, required: true },
     failed: { type: Schema.Types.Mixed, default: null },
     fingerprint: { type: String, default: null },
+    stocked: { type: Boolean, default: false },
     replay: { type: String, default: null },
     externalId: { type: String, default: null },
     reason: { type: String, default: null },

@@ -14,8 +14,10 @@ import {
   type SessionUser,
 } from '@raseed/kit';
 import { Types } from 'mongoose';
+import type { CodeStore } from '../data/codes';
 import type { Decision, Failure, Order, OrderFate, OrderStore } from '../data/orders';
 import type { DeletedUsers } from '../data/users';
+import { codeTexts } from './codes';
 import { joinParams, MAX_QUANTITY, paramValues, texts } from './rules';
 
 /** The product an order is for, priced for the caller by catalog (GET /internal/products/{id}). */
@@ -33,6 +35,8 @@ export interface PricedProduct {
 
 export interface OrderDeps {
   orders: OrderStore;
+  /** Created products' stocks of codes, delivered the moment an order is paid. */
+  codes: CodeStore;
   catalog: ServiceClient;
   wallet: ServiceClient;
   logger: Logger;
@@ -73,7 +77,9 @@ async function price(deps: OrderDeps, user: SessionUser, draft: Draft) {
   }
   const total = product.unitPrice * draft.quantity;
   if (!Number.isSafeInteger(total) || total <= 0) throw badRequest(texts.unavailable, failed);
+  const stocked = product.kind === 'created' && (await deps.codes.stocked(product.id));
   return {
+    stocked,
     userId: user.id,
     username: user.username,
     productId: product.id,
@@ -130,10 +136,21 @@ export async function placeOrder(
 /**
  * Has the wallet debit the order under its id (idempotent: a repeat answers the first debit),
  * then records the order paid, shows and announces it, and hands a supplier order to its
- * placement job. A refused debit decides the order's fate by a void (see decideUnpaid).
+ * placement job. A refused debit decides the order's fate by a void (see decideUnpaid). An
+ * order from a stock of codes claims its codes first: without enough it is voided 'Out of
+ * stock' (nothing is charged); paid, it is confirmed with them at once (deliver).
  */
 async function pay(deps: OrderDeps, order: Order): Promise<Placed> {
   const orderId = order._id.toString();
+  if (order.stocked) {
+    const claimed = await deps.codes.claim(orderId, order.productId, order.quantity);
+    if (claimed.length < order.quantity) {
+      const fate = await decideUnpaid(deps, order, { status: 409, error: codeTexts.outOfStock });
+      // A debit that got there first (an earlier attempt of this order) keeps what it claimed.
+      if (fate.fate === 'void') await deps.codes.release(orderId);
+      return fateAnswer(deps, order, fate);
+    }
+  }
   let fate: OrderFate;
   let balance: number | undefined;
   try {
@@ -148,7 +165,27 @@ async function pay(deps: OrderDeps, order: Order): Promise<Placed> {
     if (!(err instanceof HttpError) || err.status >= 500) throw err;
     fate = await decideUnpaid(deps, order, { status: err.status, error: err.message });
   }
+  if (order.stocked) await (fate.fate === 'paid' ? deliver(deps, order) : deps.codes.release(orderId));
   return fateAnswer(deps, order, fate, balance);
+}
+
+/** Who delivers an order from stock, in its decision. */
+export const FROM_STOCK = 'stock';
+
+/**
+ * Confirms a paid order from stock with the codes it claimed (a decision taken once). The
+ * order's reply shows them masked; its owner reveals them (GET /api/orders/codes/{id}).
+ */
+async function deliver(deps: OrderDeps, order: Order): Promise<void> {
+  const codes = await deps.codes.sealedOf(order._id.toString());
+  if (codes.length < order.quantity) return; // left for an admin; never happens to a paid order
+  const masks = codes.map((c) => c.mask).join(', ');
+  await decideOrder(deps, order, {
+    action: 'confirmed',
+    replay: `Delivered: ${masks}. Reveal the full code in My Orders.`,
+    reason: null,
+    by: FROM_STOCK,
+  });
 }
 
 /**
@@ -307,6 +344,35 @@ export async function repair(deps: OrderDeps, unpaidAfterMs: number): Promise<nu
   }
   for (const order of await deps.orders.awaitingPlacement(unpaidAfterMs)) {
     if (await deps.fulfil(order)) fixed++;
+  }
+  fixed += await repairClaims(deps, unpaidAfterMs);
+  return fixed;
+}
+
+/** How far back the repair looks at codes claimed by orders. */
+const CLAIMS_WATCHED_MS = 24 * 3600_000;
+
+/**
+ * Codes claimed by orders a crash cut off: a paid order not yet confirmed gets them delivered;
+ * a voided one gives them back. An order with no fate yet is left to the unpaid repair above.
+ */
+async function repairClaims(deps: OrderDeps, unpaidAfterMs: number): Promise<number> {
+  let fixed = 0;
+  for (const orderId of await deps.codes.recentClaimants(new Date(Date.now() - CLAIMS_WATCHED_MS))) {
+    const order = await deps.orders.findById(orderId);
+    if (!order) continue;
+    const fate = await deps.orders.fateOf(orderId);
+    if (fate?.fate === 'void') {
+      await deps.codes.release(orderId);
+      fixed++;
+    } else if (
+      fate?.fate === 'paid' &&
+      order.status === 'waiting' &&
+      order.createdAt.getTime() < Date.now() - Math.min(unpaidAfterMs, 30_000)
+    ) {
+      await deliver(deps, order);
+      fixed++;
+    }
   }
   return fixed;
 }

@@ -26,6 +26,8 @@ export const orderView = (o: Order) => ({
   status: o.status,
   params: o.params,
   replay_api: o.replay,
+  /** Delivered from stock: its owner reveals the codes (GET /api/orders/codes/{id}). */
+  from_stock: o.stocked ?? false,
   order_id: o.externalId,
   reason: o.reason,
   created_at: o.createdAt,
