@@ -1,7 +1,8 @@
+import type { Locator } from 'playwright-core';
 import { freshReceipt } from '../../services/payments/test/support';
 import { screenshot, WIDTHS } from './support/browser';
 import type { Store } from './support/store';
-import { faults, see, walkTheStore } from './support/walk';
+import { faults, look, see, walkTheStore } from './support/walk';
 
 /**
  * An admin's day in the back office, in chromium against the whole store: top-ups and
@@ -233,20 +234,27 @@ describe('an admin in the back office', () => {
 
   it.each(WIDTHS)('shows every admin screen at %i px', async (width) => {
     const { page, problems } = await open(width);
+    // Something on every list: a customer's order and top-up, both waiting for an admin.
+    const customer = await walk.store().newCustomer();
+    await walk.store().creditWallet(customer.id, 20);
+    const product = await walk.store().createProduct({ dollars: '4', params: 'Account e-mail' });
+    const placed = await order(customer, product.id, customer.email);
+    await topUp(customer, 15);
     await signIn(page, walk.store().adminEmail, walk.store().adminPassword);
-    for (const [name, path] of [
-      ['admin-home', '/admin'],
-      ['admin-orders-history', '/admin/orders'],
-      ['admin-active-orders', '/admin/active-orders'],
-      ['admin-payments-history', '/admin/payments-history'],
-      ['admin-active-payments', '/admin/active-payments'],
-      ['admin-users', '/admin/users'],
-      ['admin-create-admin', '/admin/create-admin'],
-    ] as const) {
+    const rows = page.locator('.rows > li');
+    const screens: [string, string, Locator][] = [
+      ['admin-home', '/admin', page.locator('.widget__value').filter({ hasText: /[1-9]/ })],
+      ['admin-orders-history', '/admin/orders', rows.filter({ hasText: placed.slice(-8) })],
+      ['admin-active-orders', '/admin/active-orders', rows.filter({ hasText: placed.slice(-8) })],
+      ['admin-payments-history', '/admin/payments-history', rows.filter({ hasText: customer.username })],
+      ['admin-active-payments', '/admin/active-payments', rows.filter({ hasText: customer.username })],
+      ['admin-disputed-orders', '/admin/disputed-orders', page.getByText('No stuck orders found.')],
+      ['admin-users', '/admin/users', page.locator('.user-card')],
+      ['admin-create-admin', '/admin/create-admin', page.getByRole('button', { name: 'Create Admin' })],
+    ];
+    for (const [name, path, key] of screens) {
       await page.goto(path);
-      await page.locator('h1').first().waitFor();
-      await page.waitForLoadState('networkidle');
-      await screenshot(page, name);
+      await look(page, name, key);
       expect([name, await page.evaluate(() => document.documentElement.scrollWidth)]).toEqual([name, width]);
     }
     expect(faults(problems)).toEqual([]);

@@ -1,7 +1,7 @@
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { IMAGE } from '../../services/catalog/test/support';
 import { screenshot, WIDTHS } from './support/browser';
-import { faults, see, walkTheStore } from './support/walk';
+import { faults, look, see, walkTheStore } from './support/walk';
 
 /**
  * A customer's journeys through the storefront in chromium, against the whole store:
@@ -244,53 +244,71 @@ describe('a customer in the storefront', () => {
 
   it.each(WIDTHS)('shows every customer screen at %i px', async (width) => {
     const { page, problems } = await open(width);
-    for (const [name, path] of [
-      ['home', '/'],
-      ['section', `/category/${encodeURIComponent('Games section')}`],
-      ['category', `/category/${encodeURIComponent('PUBG Mobile')}`],
-      ['signin', '/signin'],
-      ['signup', '/signup'],
-      ['request-reset', '/request-reset-password'],
-      ['about', '/about-us'],
-      ['contact', '/contact-us'],
-    ] as const) {
+    const visitorScreens: [string, string, Locator][] = [
+      ['home', '/', page.getByRole('link', { name: 'Games section' })],
+      [
+        'section',
+        `/category/${encodeURIComponent('Games section')}`,
+        page.getByRole('link', { name: 'PUBG Mobile' }),
+      ],
+      ['category', `/category/${encodeURIComponent('PUBG Mobile')}`, available(page)],
+      ['signin', '/signin', page.getByRole('button', { name: 'Sign In' })],
+      ['signup', '/signup', page.getByRole('button', { name: 'Sign Up' })],
+      ['request-reset', '/request-reset-password', page.getByRole('button', { name: 'Send Reset Link' })],
+      // The link's token is checked only when the new password is sent.
+      [
+        'reset-password',
+        '/reset-password/a-link-token',
+        page.getByRole('button', { name: 'Reset Password' }),
+      ],
+      ['about', '/about-us', page.getByText('Head office: Beirut, Lebanon')],
+      ['contact', '/contact-us', page.getByRole('button', { name: 'Send Message' })],
+      ['not-found', '/no-such-page', page.getByRole('link', { name: 'Back to home' })],
+    ];
+    for (const [name, path, key] of visitorScreens) {
       await page.goto(path);
-      await page.locator('h1').first().waitFor();
-      await page.waitForLoadState('networkidle');
-      await screenshot(page, `visitor-${name}`);
+      await look(page, `visitor-${name}`, key);
     }
 
     const customer = await walk.store().newCustomer();
     await walk.store().creditWallet(customer.id, 40);
+    // One order of the customer's own, for My Orders' first row.
+    const product = await walk.store().createProduct({ dollars: '6', params: 'Account e-mail' });
+    await walk
+      .store()
+      .api()
+      .post('/api/orders')
+      .set('Authorization', `Bearer ${customer.token}`)
+      .send({ product_id: product.id, quantity: 1, params: `Account e-mail:${customer.email}` })
+      .expect(201);
     await signIn(page, customer.email, customer.password);
-    await headerBalance(page, '40.00$');
+    await headerBalance(page, '34.00$');
     if (width === 375) {
       // The phone's menu opens from the toggle.
       await page.getByRole('button', { name: 'Open menu' }).click();
-      await page.getByRole('link', { name: 'My Orders' }).waitFor();
-      await screenshot(page, 'menu');
+      await look(page, 'menu', page.getByRole('link', { name: 'My Orders' }));
       await page.getByRole('button', { name: 'Close menu' }).click();
     }
     await page.goto(`/category/${encodeURIComponent('PUBG Mobile')}`);
     await available(page).first().click();
-    await page.getByRole('dialog').waitFor();
-    await screenshot(page, 'order-modal');
+    await look(page, 'order-modal', page.getByRole('dialog').getByRole('button', { name: 'Send Order' }));
     // Escape closes the modal, and focus stays inside it while open.
     await page.keyboard.press('Tab');
     expect(await page.evaluate(() => !!document.activeElement?.closest('dialog'))).toBe(true);
     await page.keyboard.press('Escape');
     await page.getByRole('dialog').waitFor({ state: 'hidden' });
-    for (const [name, path] of [
-      ['charge', '/charge'],
-      ['my-orders', '/my-orders'],
-      ['my-payments', '/my-payments'],
-      ['profile', `/profile/${customer.id}`],
-    ] as const) {
+    const rows = page.locator('.rows > li');
+    const customerScreens: [string, string, Locator][] = [
+      ['charge', '/charge', page.getByRole('button', { name: 'Binance' })],
+      ['my-orders', '/my-orders', rows.filter({ hasText: product.name })],
+      ['my-payments', '/my-payments', rows.filter({ hasText: '40.00$' })],
+      ['profile', `/profile/${customer.id}`, page.locator('.table tbody tr').filter({ hasText: '40.00$' })],
+    ];
+    for (const [name, path, key] of customerScreens) {
       await page.goto(path);
-      await page.locator('h1').first().waitFor();
-      await page.waitForLoadState('networkidle');
-      await screenshot(page, `customer-${name}`);
+      await look(page, `customer-${name}`, key);
     }
+    await see(page, `Welcome, ${customer.username}!`);
     // Nothing wider than the screen: usable at phone width.
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
     expect(faults(problems)).toEqual([]);

@@ -26,7 +26,11 @@ export function openBrowser(): Promise<Browser> {
 
 export interface StorePage {
   page: Page;
-  /** Script errors, console errors and failed requests seen so far, one line each. */
+  /**
+   * Script errors, console errors, failed requests and answers of 400 or more seen so far, one
+   * line each; an answer reads `answered 404 GET /api/profile/…` (the path alone on the store's
+   * own origin), so a test can name the ones it provokes (see faults in walk.ts).
+   */
   problems: string[];
   close(): Promise<void>;
 }
@@ -34,14 +38,20 @@ export interface StorePage {
 /** A page in a fresh context (no cookies or storage shared with other pages) on the store at `baseURL`. */
 export async function newPage(
   browser: Browser,
-  options: { baseURL: string; width: Width },
+  options: { baseURL: string; width: Width; context?: BrowserContextOptions },
 ): Promise<StorePage> {
-  const context = await browser.newContext({ ...SCREENS[options.width], baseURL: options.baseURL });
+  const context = await browser.newContext({
+    ...SCREENS[options.width],
+    baseURL: options.baseURL,
+    ...options.context,
+  });
   const page = await context.newPage();
   const problems: string[] = [];
+  const store = new URL(options.baseURL).origin;
   page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
   page.on('console', (message) => {
-    if (message.type() === 'error')
+    // Chromium logs every answer of 400 or more; the answer itself is recorded below, with its path.
+    if (message.type() === 'error' && !message.text().startsWith(ANSWERED_LOG))
       problems.push(`console error: ${message.text()} (${message.location().url})`);
   });
   page.on('requestfailed', (request) => {
@@ -51,10 +61,15 @@ export async function newPage(
       problems.push(`request failed: ${request.method()} ${request.url()}: ${failure}`);
   });
   page.on('response', (response) => {
-    if (response.status() >= 500) problems.push(`server error: ${response.status()} ${response.url()}`);
+    if (response.status() < 400) return;
+    const url = new URL(response.url());
+    const where = url.origin === store ? url.pathname : `${url.origin}${url.pathname}`;
+    problems.push(`answered ${response.status()} ${response.request().method()} ${where}`);
   });
   return { page, problems, close: () => context.close() };
 }
+
+const ANSWERED_LOG = 'Failed to load resource: the server responded with a status of';
 
 /** A full-page PNG at test-output/screenshots/<name>-<width>.png; answers its path. */
 export async function screenshot(page: Page, name: string): Promise<string> {

@@ -1,5 +1,6 @@
-import type { Browser, Page } from 'playwright-core';
-import { newPage, openBrowser, type StorePage, type Width } from './browser';
+import type { Browser, BrowserContextOptions, Locator, Page } from 'playwright-core';
+import { checkA11y } from './a11y';
+import { newPage, openBrowser, screenshot, type StorePage, type Width } from './browser';
 import { startStore, type Store } from './store';
 
 /**
@@ -29,9 +30,9 @@ export function walkTheStore() {
   return {
     store: started,
     /** A page in a fresh context (no session) on the store, at a desktop's or a phone's width. */
-    async open(width: Width = 1280): Promise<StorePage> {
+    async open(width: Width = 1280, context?: BrowserContextOptions): Promise<StorePage> {
       if (!browser) throw new Error('chromium has not started');
-      const opened = await newPage(browser, { baseURL: started().url, width });
+      const opened = await newPage(browser, { baseURL: started().url, width, context });
       pages.push(opened);
       return opened;
     },
@@ -51,6 +52,24 @@ export function walkTheStore() {
 export const see = (page: Page, text: string | RegExp, timeout = 15_000) =>
   page.getByText(text).first().waitFor({ timeout });
 
-/** Chromium reports each 4xx answer as a console error; those a test asks for are not faults. */
-export const faults = (problems: string[]) =>
-  problems.filter((p) => !/status of 4\d\d/.test(p) && !/server error: 4\d\d/.test(p));
+/**
+ * One screen of a per-width walk: once its key content shows (a list's first row, a form's
+ * submit button) and nothing is loading, a screenshot and the accessibility check.
+ */
+export async function look(page: Page, name: string, key: Locator): Promise<void> {
+  await key.first().waitFor();
+  await page.waitForLoadState('networkidle');
+  await screenshot(page, name);
+  await checkA11y(page, name);
+}
+
+/**
+ * The problems a page met, less those its test provoked on purpose: each named exactly, as
+ * newPage words it (`answered 401 POST /api/signin`), or by a pattern where it holds an id.
+ * Any other answer of 400 or more is a fault: a screen whose data call answers 401, 403 or 404
+ * fails its walk.
+ */
+export const faults = (problems: string[], provoked: (string | RegExp)[] = []) =>
+  problems.filter(
+    (p) => !provoked.some((known) => (typeof known === 'string' ? p === known : known.test(p))),
+  );

@@ -1,9 +1,10 @@
 import { useState } from 'react';
-import { FaEdit, FaTrash } from 'react-icons/fa';
+import { FaEdit, FaKey, FaTrash } from 'react-icons/fa';
 import { toast } from 'react-toastify';
 import { dollars, displayTime } from '../../lib/format';
 import { useSetAvailabilityMutation, type AdminCategory, type CreatedProduct } from './api';
 import { DeleteProductModal, EditPriceModal } from './ProductModals';
+import { StockModal } from './StockModal';
 import { StatusToggle } from './StatusToggle';
 
 /** A switch of availability with the spec's toasts (§4): the category or product is now Active or Disabled. */
@@ -66,6 +67,7 @@ export function ProductsTable({ products }: { products: CreatedProduct[] }) {
   const toggle = useToggle('product');
   const [editing, setEditing] = useState<CreatedProduct | null>(null);
   const [deleting, setDeleting] = useState<CreatedProduct | null>(null);
+  const [stocking, setStocking] = useState<CreatedProduct | null>(null);
   return (
     <>
       <div className="table-scroll">
@@ -120,6 +122,14 @@ export function ProductsTable({ products }: { products: CreatedProduct[] }) {
                     >
                       <FaEdit className="icon" aria-hidden="true" />
                     </button>
+                    <button
+                      type="button"
+                      className="icon-button"
+                      aria-label={`Codes of ${p.product_name}`}
+                      onClick={() => setStocking(p)}
+                    >
+                      <FaKey className="icon" aria-hidden="true" />
+                    </button>
                   </span>
                 </td>
               </tr>
@@ -129,6 +139,7 @@ export function ProductsTable({ products }: { products: CreatedProduct[] }) {
       </div>
       <EditPriceModal key={editing?.id} product={editing} onClose={() => setEditing(null)} />
       <DeleteProductModal product={deleting} onClose={() => setDeleting(null)} />
+      <StockModal key={stocking?.id} product={stocking} onClose={() => setStocking(null)} />
     </>
   );
 }

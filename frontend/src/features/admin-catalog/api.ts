@@ -23,6 +23,21 @@ export interface CreatedProduct {
   created_at: string;
 }
 
+/** A created product's stock of codes: counts, the newest codes masked, and the last uploads. */
+export interface ProductStock {
+  stock: { available: number; sold: number; expired: number };
+  codes: { id: string; mask: string; state: 'available' | 'sold' | 'expired'; expires_at: string | null }[];
+  batches: { id: string; by: string; added: number; duplicates: number; blank: number; at: string }[];
+  total: number;
+}
+
+/** What an upload of codes did. */
+export interface CodesAdded {
+  added: number;
+  duplicates: number;
+  blank: number;
+}
+
 /** A product of the external supplier at the supplier's price, 6 decimals (spec §3). */
 export interface SupplierProduct {
   id: string;
@@ -112,6 +127,19 @@ export const adminCatalogApi = api.injectEndpoints({
       query: (body) => ({ url: 'api/create/product', method: 'POST', body }),
       invalidatesTags: CHANGED,
     }),
+    productStock: build.query<ProductStock, string>({
+      query: (productId) => `api/orders/stock/${encodeURIComponent(productId)}`,
+      providesTags: ['Catalog'],
+    }),
+    /** Multipart: file (one code a line, or code,serial,pin,expiry). */
+    addCodes: build.mutation<CodesAdded, { productId: string; file: Blob }>({
+      query: ({ productId, file }) => {
+        const body = new FormData();
+        body.append('file', file, 'codes.csv');
+        return { url: `api/orders/stock/${encodeURIComponent(productId)}/codes`, method: 'POST', body };
+      },
+      invalidatesTags: ['Catalog'],
+    }),
     supplierProducts: build.query<SupplierProduct[], void>({
       query: () => 'external/products',
       providesTags: ['Catalog'],
@@ -146,6 +174,8 @@ export const adminCatalogApi = api.injectEndpoints({
 });
 
 export const {
+  useProductStockQuery,
+  useAddCodesMutation,
   useAdminCategoriesQuery,
   useCreatedProductsQuery,
   useSetAvailabilityMutation,

@@ -3,6 +3,7 @@ import { Expandable, StatusBadge } from '../../components/Expandable';
 import { Params } from '../../components/Params';
 import { displayTime, dollars } from '../../lib/format';
 import type { Order } from './api';
+import { RevealCodes } from './RevealCodes';
 
 interface OrderRowProps {
   order: Order;
@@ -43,6 +44,7 @@ export function OrderRow({ order, staff = false, open, children }: OrderRowProps
           Reply: <span dir="auto">{order.replay_api}</span>
         </p>
       )}
+      {!staff && order.from_stock && order.status === 'confirmed' && <RevealCodes order={order} />}
       {children}
     </Expandable>
   );

@@ -13,7 +13,17 @@ export interface Order {
   replay_api: string | null;
   order_id: string | null;
   reason?: string | null;
+  /** Delivered from stock: its owner reveals the codes (useRevealCodesQuery). */
+  from_stock?: boolean;
   created_at: string;
+}
+
+/** A code delivered from stock, with what came with it. */
+export interface DeliveredCode {
+  code: string;
+  serial?: string;
+  pin?: string;
+  expires?: string;
 }
 
 export interface OrderDraft {
@@ -36,6 +46,11 @@ export const orderingApi = api.injectEndpoints({
       }),
       invalidatesTags: ['Wallet', 'Orders'],
     }),
+    revealCodes: build.query<{ codes: DeliveredCode[] }, string>({
+      query: (orderId) => `api/orders/codes/${encodeURIComponent(orderId)}`,
+      // A code is read only when asked for, and not kept once the order is closed.
+      keepUnusedDataFor: 0,
+    }),
     myOrders: build.query<{ orders: Order[]; totalPages: number }, ListQuery>({
       query: (body) => ({ url: 'api/orders/myorders', method: 'POST', body: { ...body, limit: 10 } }),
       providesTags: ['Orders'],
@@ -43,4 +58,4 @@ export const orderingApi = api.injectEndpoints({
   }),
 });
 
-export const { usePlaceOrderMutation, useMyOrdersQuery } = orderingApi;
+export const { usePlaceOrderMutation, useMyOrdersQuery, useLazyRevealCodesQuery } = orderingApi;

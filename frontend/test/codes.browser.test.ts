@@ -1,0 +1,80 @@
+import type { Page } from 'playwright-core';
+import { screenshot, WIDTHS } from './support/browser';
+import { faults, look, see, walkTheStore } from './support/walk';
+
+/** Issue 19: codes in stock, uploaded by an admin and delivered the moment a customer pays. */
+const walk = walkTheStore();
+const { open, signIn } = walk;
+
+const counts = (page: Page, text: string) =>
+  page.getByTestId('stock-counts').filter({ hasText: text }).waitFor({ timeout: 15_000 });
+
+describe('codes in stock', () => {
+  it('an admin pastes codes; a customer who orders gets one at once, reveals it and copies it', async () => {
+    const store = walk.store();
+    const product = await store.createProduct({ dollars: '3', params: 'Account e-mail' });
+
+    // The admin gives the product a stock from the Create home page.
+    const admin = await open();
+    await signIn(admin.page, store.adminEmail, store.adminPassword);
+    await admin.page.goto('/admin/create');
+    await admin.page.getByRole('button', { name: `Codes of ${product.name}` }).click();
+    await counts(admin.page, 'Available: 0');
+    await admin.page
+      .getByLabel(/Paste codes/)
+      .fill('STEAM-WALK-0001,SN-1,4321\nSTEAM-WALK-0002\n\nSTEAM-WALK-0001\n');
+    await admin.page.getByRole('button', { name: 'Add codes' }).click();
+    await see(admin.page, '2 codes added (1 already in stock, 1 blank lines).');
+    await counts(admin.page, 'Available: 2');
+    // Masked: the back office never shows a code whole.
+    await see(admin.page, '••••0001');
+    expect(await admin.page.getByText('STEAM-WALK-0001').count()).toBe(0);
+    await screenshot(admin.page, 'admin-stock-modal');
+
+    // The customer orders and the order is confirmed at once.
+    const customer = await store.newCustomer();
+    await store.creditWallet(await store.userIdOf(customer.email), 10);
+    const shopper = await open(1280, { permissions: ['clipboard-read', 'clipboard-write'] });
+    await signIn(shopper.page, customer.email, customer.password);
+    await shopper.page.goto('/category/Steam');
+    await shopper.page
+      .locator('[aria-label="Products"] button:enabled')
+      .filter({ hasText: product.name })
+      .click();
+    const modal = shopper.page.getByRole('dialog');
+    await modal.getByLabel('Account e-mail').fill('me@example.com');
+    await modal.getByRole('button', { name: 'Send Order' }).click();
+    await see(shopper.page, 'Order placed successfully!');
+    const [order] = await store.services.orders.storedOrders({ productId: product.id });
+    expect(order).toMatchObject({ status: 'confirmed', stocked: true });
+    await shopper.page.goto('/my-orders');
+    await shopper.page.getByText(`#${order!._id.toString().slice(-8)}`).click();
+    await see(shopper.page, /Delivered: ••••000[12]/);
+    await shopper.page.getByRole('button', { name: 'Reveal code' }).click();
+    const code = shopper.page.getByText(/^STEAM-WALK-000[12]$/);
+    await code.waitFor();
+    const shown = await code.textContent();
+    await shopper.page.getByRole('button', { name: 'Copy code 1' }).click();
+    await see(shopper.page, 'Copied');
+    expect(await shopper.page.evaluate(() => navigator.clipboard.readText())).toBe(shown);
+    await screenshot(shopper.page, 'my-orders-revealed-code');
+
+    // The admin's counts follow the sale.
+    await admin.page.reload();
+    await admin.page.getByRole('button', { name: `Codes of ${product.name}` }).click();
+    await counts(admin.page, 'Available: 1 · Sold: 1');
+    expect(faults(admin.problems)).toEqual([]);
+    expect(faults(shopper.problems)).toEqual([]);
+  });
+
+  it.each(WIDTHS)('shows the stock modal at %i px', async (width) => {
+    const store = walk.store();
+    const product = await store.createProduct({ dollars: '2' });
+    const { page, problems } = await open(width);
+    await signIn(page, store.adminEmail, store.adminPassword);
+    await page.goto('/admin/create');
+    await page.getByRole('button', { name: `Codes of ${product.name}` }).click();
+    await look(page, 'admin-stock', page.getByRole('button', { name: 'Add codes' }));
+    expect(faults(problems)).toEqual([]);
+  });
+});
