@@ -50,11 +50,11 @@ export interface AdminDeps {
 
 const outcome = (flag: string) => z.object({ [flag]: z.boolean(), message: z.string() });
 
-/** Checks the form's image by content and stores it under a new name; answers its key. */
 /** A supplier whose catalogue cannot be read is a 502 with its reason; the last catalogue stays. */
 const unreadable = (reason: string) =>
   new HttpError(502, `The supplier's catalogue could not be read (${reason}); the last one stays.`);
 
+/** Checks the form's image by content and stores it under a new name; answers its key. */
 async function storeImage(deps: AdminDeps, req: Request, failed: Record<string, unknown>, missing: string) {
   const file = uploadedFile(req);
   if (!file) throw badRequest(missing, failed);

@@ -209,9 +209,9 @@ export class CodeStore {
     await this.models.Claim.deleteMany({ orderId });
   }
 
-  /** The sealed codes the order holds, in slot order. */
-  async sealedOf(orderId: string): Promise<Pick<StockCode, 'sealed' | 'mask'>[]> {
-    const ids = await this.claimsOf(orderId);
+  /** The sealed codes the order holds, in slot order (its claimed code ids, when the caller knows them). */
+  async sealedOf(orderId: string, claimed?: string[]): Promise<Pick<StockCode, 'sealed' | 'mask'>[]> {
+    const ids = claimed ?? (await this.claimsOf(orderId));
     const codes = await this.models.Code.find({ _id: { $in: ids.map((id) => new Types.ObjectId(id)) } })
       .select({ sealed: 1, mask: 1 })
       .lean<StockCode[]>();

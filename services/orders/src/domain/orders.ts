@@ -142,8 +142,9 @@ export async function placeOrder(
  */
 async function pay(deps: OrderDeps, order: Order): Promise<Placed> {
   const orderId = order._id.toString();
+  let claimed: string[] | undefined;
   if (order.stocked) {
-    const claimed = await deps.codes.claim(orderId, order.productId, order.quantity);
+    claimed = await deps.codes.claim(orderId, order.productId, order.quantity);
     if (claimed.length < order.quantity) {
       const fate = await decideUnpaid(deps, order, { status: 409, error: codeTexts.outOfStock });
       // A debit that got there first (an earlier attempt of this order) keeps what it claimed.
@@ -165,7 +166,8 @@ async function pay(deps: OrderDeps, order: Order): Promise<Placed> {
     if (!(err instanceof HttpError) || err.status >= 500) throw err;
     fate = await decideUnpaid(deps, order, { status: err.status, error: err.message });
   }
-  if (order.stocked) await (fate.fate === 'paid' ? deliver(deps, order) : deps.codes.release(orderId));
+  if (order.stocked)
+    await (fate.fate === 'paid' ? deliver(deps, order, claimed) : deps.codes.release(orderId));
   return fateAnswer(deps, order, fate, balance);
 }
 
@@ -173,11 +175,12 @@ async function pay(deps: OrderDeps, order: Order): Promise<Placed> {
 export const FROM_STOCK = 'stock';
 
 /**
- * Confirms a paid order from stock with the codes it claimed (a decision taken once). The
- * order's reply shows them masked; its owner reveals them (GET /api/orders/codes/{id}).
+ * Confirms a paid order from stock with the codes it claimed (a decision taken once; `claimed`
+ * when the caller has just claimed them, else they are read). The order's reply shows them
+ * masked; its owner reveals them (GET /api/orders/codes/{id}).
  */
-async function deliver(deps: OrderDeps, order: Order): Promise<void> {
-  const codes = await deps.codes.sealedOf(order._id.toString());
+async function deliver(deps: OrderDeps, order: Order, claimed?: string[]): Promise<void> {
+  const codes = await deps.codes.sealedOf(order._id.toString(), claimed);
   if (codes.length < order.quantity) return; // left for an admin; never happens to a paid order
   const masks = codes.map((c) => c.mask).join(', ');
   await decideOrder(deps, order, {
