@@ -5,6 +5,7 @@ import type IORedis from 'ioredis';
 import { trustProxySetting, type GatewayConfig } from './config';
 import { apiDocs } from './docs';
 import { addressLimits } from './limits';
+import { LiveStreams } from './live';
 import { onePath } from './paths';
 import { serviceProxy } from './proxy';
 import { publicReads } from './public-reads';
@@ -28,12 +29,33 @@ export function serviceInstances(config: GatewayConfig): Record<ServiceName, Ins
   ) as Record<ServiceName, Instances>;
 }
 
+/** The live streams of one gateway instance, fed by startLiveFeed. */
+export function liveStreams(
+  config: GatewayConfig,
+  redis: IORedis,
+  logger: Logger,
+  metrics?: Metrics,
+): LiveStreams {
+  return new LiveStreams(
+    sessionKeys(config),
+    redis,
+    {
+      ttlSeconds: config.JWT_TTL_SECONDS,
+      perUser: config.LIVE_STREAMS_PER_USER,
+      max: config.LIVE_STREAMS_MAX,
+    },
+    logger,
+    metrics,
+  );
+}
+
 /** The single entry point: the spec's /api and /external calls go to their service, the rest is the storefront. */
 export function createGateway(
   config: GatewayConfig,
   redis: IORedis,
   logger: Logger,
   metrics = new Metrics('gateway'),
+  live = liveStreams(config, redis, logger, metrics),
 ): Express {
   const instances = serviceInstances(config);
   const app = express();
@@ -101,6 +123,7 @@ export function createGateway(
     next();
   });
   app.use(addressLimits(redis, config));
+  app.use(live.router());
 
   // Behind the request ids, metrics, logs and security headers above, which cached answers get too.
   app.use(publicReads(instances.catalog, config, logger, metrics));

@@ -10,6 +10,13 @@ const env = z.object({
   /** Where Prometheus reads the gateway's /metrics; the public port answers 404 for it. */
   METRICS_PORT: z.coerce.number().int().min(0).default(9080),
   REDIS_URL: z.string().url().default('redis://127.0.0.1:6379'),
+  /** The services' events, read for the pages' live streams (live.ts). */
+  KAFKA_BROKERS: baseEnv.shape.KAFKA_BROKERS,
+  KAFKA_TOPIC_PREFIX: baseEnv.shape.KAFKA_TOPIC_PREFIX,
+  KAFKA_PARTITIONS: baseEnv.shape.KAFKA_PARTITIONS,
+  /** Live streams (GET /api/events) one user may have open on one instance, and all of them. */
+  LIVE_STREAMS_PER_USER: z.coerce.number().int().positive().default(10),
+  LIVE_STREAMS_MAX: z.coerce.number().int().positive().default(20_000),
   AUTH_URL: serviceUrls('http://127.0.0.1:4001'),
   WALLET_URL: serviceUrls('http://127.0.0.1:4002'),
   CATALOG_URL: serviceUrls('http://127.0.0.1:4003'),

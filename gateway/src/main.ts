@@ -2,8 +2,9 @@
 import '@raseed/kit/dist/instrument';
 import { createLogger, IDLE_CONNECTION_MS, Metrics, redisConnection, startTracing } from '@raseed/kit';
 import express from 'express';
-import { createGateway } from './app';
+import { createGateway, liveStreams } from './app';
 import { loadGatewayConfig } from './config';
+import { startLiveFeed } from './live';
 
 function main(): void {
   const config = loadGatewayConfig();
@@ -19,7 +20,9 @@ function main(): void {
     }
     logger.info({ port }, `${what} listening`);
   };
-  const server = createGateway(config, redis, logger, metrics).listen(
+  const live = liveStreams(config, redis, logger, metrics);
+  const feed = startLiveFeed(config, live, logger);
+  const server = createGateway(config, redis, logger, metrics, live).listen(
     config.PORT,
     config.HOST,
     listening('gateway', 'PORT', config.PORT),
@@ -38,8 +41,9 @@ function main(): void {
     );
   const shutdown = () => {
     metricsServer.close();
+    live.close();
     server.close(() => {
-      void Promise.all([redis.quit(), flushTraces()]).finally(() => process.exit(0));
+      void Promise.all([feed.stop(), redis.quit(), flushTraces()]).finally(() => process.exit(0));
     });
     server.closeIdleConnections();
     setTimeout(() => server.closeAllConnections(), 10_000).unref();

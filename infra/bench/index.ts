@@ -620,11 +620,93 @@ function memoryFigures({ cluster }: LoadStore) {
   );
 }
 
+const LIVE_STREAMS = knob('BENCH_LIVE_STREAMS', 1000);
+
+/** Opens a page's live stream as an admin's tab does; answers once it is open, with the next 'waiting-payments'. */
+function liveStream(url: string, token: string) {
+  return new Promise<{ heard: Promise<number>; close: () => void }>((resolve, reject) => {
+    const req = http.get(
+      `${url}/api/events`,
+      { headers: { Cookie: `token=${token}` }, agent: false },
+      (res) => {
+        if (res.statusCode !== 200) {
+          reject(new Error(`a live stream answered ${res.statusCode}`));
+          res.resume();
+          return;
+        }
+        const heard = new Promise<number>((done) => {
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => {
+            if (chunk.includes('event: waiting-payments')) done(performance.now());
+          });
+        });
+        resolve({ heard, close: () => req.destroy() });
+      },
+    );
+    req.on('error', reject);
+  });
+}
+
+/** Many pages open on one gateway instance: what their streams cost it, and how fast one event reaches them all. */
+async function liveStreamFigures({ cluster }: LoadStore) {
+  const gateway = cluster.find('gateway');
+  const secret = loadGatewayConfig({ NODE_ENV: 'test' }).JWT_SECRET;
+  const before = cluster.residentKb(gateway) ?? NaN;
+  const streams = await inBatches(LIVE_STREAMS, 100, () =>
+    liveStream(cluster.gatewayUrl, user('admin', secret).token),
+  );
+  try {
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    const open = cluster.residentKb(gateway) ?? NaN;
+    const sent = performance.now();
+    await publishEvents('payment.submitted', {
+      key: 'bench',
+      data: {
+        paymentId: new Types.ObjectId().toString(),
+        userId: new Types.ObjectId().toString(),
+        method: 'Binance',
+        amount: toMicros(10),
+        createdAt: new Date().toISOString(),
+      },
+    });
+    const arrivals = (await Promise.all(streams.map((s) => s.heard)))
+      .map((at) => at - sent)
+      .sort((a, b) => a - b);
+    heading(
+      `Live streams (${LIVE_STREAMS} admins' pages open on one fresh gateway instance; one new waiting top-up)`,
+    );
+    line(
+      'gateway memory before / with the streams open',
+      `${(before / 1024).toFixed(0)} MB / ${(open / 1024).toFixed(0)} MB`,
+    );
+    line('memory per open stream', `${((open - before) / LIVE_STREAMS).toFixed(1)} kB`);
+    line(
+      'event published -> heard by every page',
+      `first ${arrivals[0]!.toFixed(0)} ms, p50 ${percentile(arrivals, 50).toFixed(0)} ms, last ${arrivals.at(-1)!.toFixed(0)} ms`,
+    );
+  } finally {
+    for (const s of streams) s.close();
+  }
+}
+
+/** Runs `count` tasks, `size` at a time; answers their results in order. */
+async function inBatches<T>(count: number, size: number, task: (i: number) => Promise<T>): Promise<T[]> {
+  const results: T[] = [];
+  for (let i = 0; i < count; i += size) {
+    results.push(
+      ...(await Promise.all(Array.from({ length: Math.min(size, count - i) }, (_, j) => task(i + j)))),
+    );
+  }
+  return results;
+}
+
 /** One store of one instance each, measured under steady orders, for the gateway's cost, then for memory. */
 export async function steadyStoreFigures() {
   process.stderr.write('  starting the store with one instance of each service…\n');
   const store = await startLoadStore({ auth: 1, wallet: 1, catalog: 1, orders: 1, payments: 1 }, STORE_PORTS);
   try {
+    // First, while the gateway has served little else: its memory then shows what the streams cost.
+    await liveStreamFigures(store);
     await steadyOrderFigures(store);
     await gatewayOverheadFigures(store);
     memoryFigures(store);

@@ -254,6 +254,8 @@ export async function startLoadStore(
   }
   env.gateway = {
     NODE_ENV: 'test',
+    // The pages' live streams follow this store's events.
+    KAFKA_TOPIC_PREFIX: env.auth.KAFKA_TOPIC_PREFIX!,
     LOG_LEVEL: 'warn',
     AUTH_RATE_LIMIT: '10000',
     // The catalogue's pictures come from this store's own supplier simulator.

@@ -467,6 +467,7 @@ describe('docker-compose.yml', () => {
       const nginx = readFileSync(path.join(ROOT, 'infra/docker/nginx.conf'), 'utf8');
       expect(nginx).toContain(`http://gateway:${environmentOf(service('gateway')).PORT}`);
       expect(nginx).toMatch(/location \^~ \/api\/ \{\s*proxy_pass \$gateway;/);
+      expect(nginx).toMatch(/location = \/api\/events \{\s*proxy_pass \$gateway;\s*proxy_buffering off;/);
       expect(nginx).toMatch(/location \^~ \/external\/ \{\s*proxy_pass \$gateway;/);
       expect(nginx).toMatch(/location \^~ \/admin\/queues \{\s*proxy_pass \$gateway;/);
       expect(nginx).toContain('try_files $uri /index.html;');

@@ -2,12 +2,14 @@ import { Navigate, NavLink, Outlet } from 'react-router-dom';
 import { useSession } from '../features/auth/session';
 import { ADMIN_POLL_MS, useOrderStatsQuery, usePaymentStatsQuery } from '../features/admin/api';
 import { useDisputedOrdersQuery, useStuckOrdersQuery } from '../features/admin/disputesApi';
+import { useFallbackPolling } from '../features/live/live';
 import { Waiting } from './guards';
 
 function AdminMenu() {
-  const orders = useOrderStatsQuery(undefined, { pollingInterval: ADMIN_POLL_MS });
-  const payments = usePaymentStatsQuery(undefined, { pollingInterval: ADMIN_POLL_MS });
-  // The first page of each list, as the Disputed & Stuck page first asks for it: one request serves both.
+  const pollingInterval = useFallbackPolling();
+  const orders = useOrderStatsQuery(undefined, { pollingInterval });
+  const payments = usePaymentStatsQuery(undefined, { pollingInterval });
+  // No event tells of a dispute or a stuck order: asked every 10 s. The first page of each list, as the Disputed & Stuck page first asks for it: one request serves both.
   const disputed = useDisputedOrdersQuery({ page: 1 }, { pollingInterval: ADMIN_POLL_MS });
   const stuck = useStuckOrdersQuery({ page: 1 }, { pollingInterval: ADMIN_POLL_MS });
   const needHelp = (disputed.data?.total ?? 0) + (stuck.data?.total ?? 0);

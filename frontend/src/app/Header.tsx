@@ -8,15 +8,17 @@ import { Arabic, REMAINING_DEBT } from '../components/Arabic';
 import { useLogoutMutation } from '../features/auth/api';
 import { signedOut, useSession, type SessionUser } from '../features/auth/session';
 import { useDiscount } from '../features/auth/useDiscount';
-import { useBalanceQuery, useDebtQuery, WALLET_POLL_MS } from '../features/wallet/api';
+import { useFallbackPolling } from '../features/live/live';
+import { useBalanceQuery, useDebtQuery } from '../features/wallet/api';
 import { dollars } from '../lib/format';
 
 /** The wallet figures of the header: balance, remaining debt and the discount badge. */
 function WalletBadges({ user }: { user: SessionUser }) {
-  const wallet = { pollingInterval: WALLET_POLL_MS, refetchOnFocus: true };
+  const pollingInterval = useFallbackPolling();
+  const wallet = { pollingInterval, refetchOnFocus: true };
   const balance = useBalanceQuery(user.id, wallet);
   const debt = useDebtQuery(user.id, wallet);
-  const percentage = useDiscount(user, WALLET_POLL_MS);
+  const percentage = useDiscount(user, pollingInterval);
   useEffect(() => {
     if (balance.isError) toast.error('Unable to fetch balance.', { toastId: 'balance' });
   }, [balance.isError]);

@@ -5,6 +5,7 @@ import { Slide, ToastContainer, toast } from 'react-toastify';
 import { Spinner } from '../components/Spinner';
 import { useUserQuery } from '../features/auth/api';
 import { checked, signedOut, useSession } from '../features/auth/session';
+import { useLiveUpdates } from '../features/live/live';
 import { httpStatus } from '../lib/errors';
 import { Header } from './Header';
 
@@ -38,11 +39,19 @@ function SessionCheck() {
   return null;
 }
 
+/** The signed-in tab's live stream, once its session has been checked. */
+function LiveUpdates() {
+  const { user, loading } = useSession();
+  useLiveUpdates(loading ? undefined : user?.id);
+  return null;
+}
+
 export function RootLayout() {
   return (
     <>
       <ScrollToTop />
       <SessionCheck />
+      <LiveUpdates />
       <Header />
       <main className="main">
         <Suspense fallback={<Spinner />}>

@@ -2,11 +2,13 @@ import { configureStore } from '@reduxjs/toolkit';
 import { setupListeners } from '@reduxjs/toolkit/query';
 import { api } from '../api/api';
 import { session } from '../features/auth/session';
+import { live } from '../features/live/live';
 
 export const store = configureStore({
   reducer: {
     [api.reducerPath]: api.reducer,
     session: session.reducer,
+    live: live.reducer,
   },
   middleware: (getDefaultMiddleware) => getDefaultMiddleware().concat(api.middleware),
 });

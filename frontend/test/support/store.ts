@@ -1,12 +1,19 @@
 import { createLogger, redisConnection } from '@raseed/kit';
-import { eventually, uniqueName, waitForEmail, type CaughtEmail } from '@raseed/kit/testing';
+import {
+  eventually,
+  TEST_TOPIC_PREFIX,
+  uniqueName,
+  waitForEmail,
+  type CaughtEmail,
+} from '@raseed/kit/testing';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import supertest from 'supertest';
-import { createGateway } from '../../../gateway/src/app';
+import { createGateway, liveStreams } from '../../../gateway/src/app';
 import { loadGatewayConfig } from '../../../gateway/src/config';
+import { startLiveFeed } from '../../../gateway/src/live';
 import { PASSWORD, startTestAuth } from '../../../services/auth/test/support';
 import { IMAGE, startTestCatalog } from '../../../services/catalog/test/support';
 import { startTestOrders } from '../../../services/orders/test/support';
@@ -92,6 +99,7 @@ export async function startStore(options: StoreOptions = {}) {
     started({ stop: () => redis.quit() });
     const config = loadGatewayConfig({
       NODE_ENV: 'test',
+      KAFKA_TOPIC_PREFIX: TEST_TOPIC_PREFIX,
       AUTH_URL: auth.service.url,
       WALLET_URL: money.wallet.service.url,
       PAYMENTS_URL: money.service.url,
@@ -104,7 +112,18 @@ export async function startStore(options: StoreOptions = {}) {
       AUTH_RATE_LIMIT: '10000',
       ...options.gateway,
     });
-    server.on('request', createGateway(config, redis, createLogger('gateway', 'silent')));
+    const gatewayLogger = createLogger('gateway', 'silent');
+    // The pages' live streams, fed from this store's events.
+    const live = liveStreams(config, redis, gatewayLogger);
+    const feed = startLiveFeed(config, live, gatewayLogger);
+    started({
+      stop: () => {
+        live.close();
+        return feed.stop();
+      },
+    });
+    await feed.started;
+    server.on('request', createGateway(config, redis, gatewayLogger, undefined, live));
 
     // As the storefront calls the API: every call marked, through the gateway.
     const api = () => supertest.agent(url).set('X-Requested-With', 'XMLHttpRequest');

@@ -22,7 +22,7 @@ export interface AdminListQuery {
   to?: string;
 }
 
-// A new waiting order or top-up shows in the menu and on the home page within 10 s.
+// What no event tells of (disputes, stuck orders, the users' count) is asked again every 10 s.
 export const ADMIN_POLL_MS = 10_000;
 
 /** The back office's reads and decisions (spec §7). */

@@ -9,9 +9,6 @@ export interface Transaction {
   product_name: string;
 }
 
-// A confirmed top-up is decided elsewhere (an admin); the header asks again every 10 s.
-export const WALLET_POLL_MS = 10_000;
-
 /** The wallet: balance, debt and transactions (spec §7). */
 export const walletApi = api.injectEndpoints({
   endpoints: (build) => ({

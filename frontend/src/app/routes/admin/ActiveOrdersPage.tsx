@@ -2,12 +2,13 @@ import { useState } from 'react';
 import { toast } from 'react-toastify';
 import { ListPage } from '../../../components/ListPage';
 import { DecisionButtons, type Decision } from '../../../features/admin/DecisionButtons';
-import { ADMIN_POLL_MS, useDecideOrderMutation, useOrdersQuery } from '../../../features/admin/api';
+import { useDecideOrderMutation, useOrdersQuery } from '../../../features/admin/api';
 import { OrderRow } from '../../../features/ordering/OrderRow';
 import type { Order } from '../../../features/ordering/api';
 import { errorText } from '../../../lib/errors';
 import { useListFilter } from '../../../lib/useListFilter';
 import { useTitle } from '../../../lib/useTitle';
+import { useFallbackPolling } from '../../../features/live/live';
 
 /** Accept (with an optional reply the customer reads) or reject an order fulfilled by hand. */
 function OrderDecision({ order }: { order: Order }) {
@@ -39,9 +40,10 @@ function OrderDecision({ order }: { order: Order }) {
 export function ActiveOrdersPage() {
   useTitle('Active Orders');
   const filter = useListFilter({ everyDate: true });
+  const pollingInterval = useFallbackPolling();
   const orders = useOrdersQuery(
     { page: filter.page, status: 'waiting', ...filter.range },
-    { pollingInterval: ADMIN_POLL_MS },
+    { pollingInterval },
   );
   return (
     <ListPage

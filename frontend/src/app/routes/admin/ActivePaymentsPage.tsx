@@ -1,16 +1,13 @@
 import { toast } from 'react-toastify';
 import { ListPage } from '../../../components/ListPage';
 import { DecisionButtons, type Decision } from '../../../features/admin/DecisionButtons';
-import {
-  ADMIN_POLL_MS,
-  useDecidePaymentMutation,
-  useWaitingPaymentsQuery,
-} from '../../../features/admin/api';
+import { useDecidePaymentMutation, useWaitingPaymentsQuery } from '../../../features/admin/api';
 import { PaymentRow } from '../../../features/payments/PaymentRow';
 import type { Payment } from '../../../features/payments/api';
 import { errorText } from '../../../lib/errors';
 import { useListFilter } from '../../../lib/useListFilter';
 import { useTitle } from '../../../lib/useTitle';
+import { useFallbackPolling } from '../../../features/live/live';
 
 function PaymentDecision({ payment }: { payment: Payment }) {
   const [decide, { isLoading }] = useDecidePaymentMutation();
@@ -29,10 +26,8 @@ function PaymentDecision({ payment }: { payment: Payment }) {
 export function ActivePaymentsPage() {
   useTitle('Active Payments');
   const filter = useListFilter({ everyDate: true });
-  const payments = useWaitingPaymentsQuery(
-    { page: filter.page, ...filter.range },
-    { pollingInterval: ADMIN_POLL_MS },
-  );
+  const pollingInterval = useFallbackPolling();
+  const payments = useWaitingPaymentsQuery({ page: filter.page, ...filter.range }, { pollingInterval });
   return (
     <ListPage
       title="Active Payments"

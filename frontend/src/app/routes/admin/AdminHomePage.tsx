@@ -7,6 +7,7 @@ import {
 } from '../../../features/admin/api';
 import { dollars } from '../../../lib/format';
 import { useTitle } from '../../../lib/useTitle';
+import { useFallbackPolling } from '../../../features/live/live';
 
 function Widget({
   label,
@@ -30,11 +31,12 @@ function Widget({
   );
 }
 
-/** The admin home's figures, asked again every 10 s so new waiting items show without a reload. */
+/** The admin home's figures: the waiting ones follow the live stream, the users' count every 10 s. */
 export function AdminHomePage() {
   useTitle('Admin Dashboard');
-  const orders = useOrderStatsQuery(undefined, { pollingInterval: ADMIN_POLL_MS });
-  const payments = usePaymentStatsQuery(undefined, { pollingInterval: ADMIN_POLL_MS });
+  const pollingInterval = useFallbackPolling();
+  const orders = useOrderStatsQuery(undefined, { pollingInterval });
+  const payments = usePaymentStatsQuery(undefined, { pollingInterval });
   const users = useUserCountQuery(undefined, { pollingInterval: ADMIN_POLL_MS });
   const money = (amount?: number) => (amount === undefined ? undefined : dollars(amount));
   return (
