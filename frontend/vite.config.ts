@@ -25,5 +25,9 @@ export default defineConfig({
       '/external': backend,
     },
   },
-  build: { outDir: 'dist' },
+  build: {
+    outDir: 'dist',
+    // Pictures (the sections' artwork) stay files of their own: hashed, cached for good, not inside the script.
+    assetsInlineLimit: (file) => (file.endsWith('.svg') ? false : undefined),
+  },
 });

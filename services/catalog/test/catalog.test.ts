@@ -417,6 +417,8 @@ describe('an admin shapes the catalogue', () => {
       ['post', '/api/customproducts'],
       ['post', '/api/customcategories'],
       ['post', '/api/catalog/sync'],
+      ['put', '/api/catalog/sections/Games%20section/image'],
+      ['delete', '/api/catalog/sections/Games%20section/image'],
     ];
     const body = { available: false, price: 1, percentage: 5 };
     for (const [method, path] of writes) {
@@ -425,5 +427,103 @@ describe('an admin shapes the catalogue', () => {
       const user = await asCustomer.set('Authorization', customer.token).send(body);
       expect([path, visitor.status, user.status]).toEqual([path, 401, 403]);
     }
+  });
+});
+
+describe('the pictures of the home sections', () => {
+  type Tile = { name: string; image: string; custom_image: string | null };
+  const tiles = async () => {
+    const { body } = await catalog.http().get('/api/catalog/sections').expect(200);
+    return body as Tile[];
+  };
+  const tile = async (name: string) => (await tiles()).find((t) => t.name === name);
+  const picture = (name: string) =>
+    catalog.http().put(`/api/catalog/sections/${encodeURIComponent(name)}/image`);
+  const artwork = (name: string) =>
+    catalog.http().delete(`/api/catalog/sections/${encodeURIComponent(name)}/image`);
+
+  it("shows an admin's picture for a section on the home read, then the store's artwork again", async () => {
+    expect(await tile('Games section')).toMatchObject({ image: '/images/image.png', custom_image: null });
+
+    // The name is matched without case; the answer spells it as the store does.
+    const { body: set } = await picture('games SECTION').set('Authorization', admin).attach('image', IMAGE);
+    expect(set).toMatchObject({ success: true, name: 'Games section', message: 'Section image updated.' });
+    expect(set.custom_image).toMatch(/^\/api\/catalog\/images\/[\w-]+\.png$/);
+    const image = await catalog.http().get(set.custom_image).buffer(true).expect(200);
+    expect(Buffer.compare(image.body as Buffer, readFileSync(IMAGE))).toBe(0);
+    expect(await tile('Games section')).toMatchObject({
+      image: set.custom_image,
+      custom_image: set.custom_image,
+    });
+    expect((await tiles()).filter((t) => t.custom_image).map((t) => t.name)).toEqual(['Games section']);
+
+    // The Arabic section by its own name, URL-encoded.
+    const arabic = 'قسم الرصيد والباقات';
+    const { body: own } = await picture(arabic)
+      .set('Authorization', admin)
+      .attach('image', IMAGE)
+      .expect(200);
+    expect(await tile(arabic)).toMatchObject({ custom_image: own.custom_image });
+
+    const { body: reset } = await artwork('Games section').set('Authorization', admin).expect(200);
+    expect(reset).toEqual({
+      success: true,
+      name: 'Games section',
+      custom_image: null,
+      message: 'The section shows our artwork again.',
+    });
+    expect(await tile('Games section')).toMatchObject({ image: '/images/image.png', custom_image: null });
+    // Going back twice is no error.
+    await artwork('Games section').set('Authorization', admin).expect(200);
+    await artwork(arabic).set('Authorization', admin).expect(200);
+    expect((await tiles()).every((t) => t.custom_image === null)).toBe(true);
+  });
+
+  it('refuses unknown sections (404), bad images (400), visitors (401) and customers (403), changing nothing', async () => {
+    const { body: kept } = await picture('Cards section')
+      .set('Authorization', admin)
+      .attach('image', IMAGE)
+      .expect(200);
+    const before = await tiles();
+    const objects = (await catalog.objects.list('catalog/')).length;
+    const stored = await catalog.db.collection('section_images').find().toArray();
+
+    await picture('No such section')
+      .set('Authorization', admin)
+      .attach('image', IMAGE)
+      .expect(404, { success: false, error: 'Section not found' });
+    await artwork('No such section')
+      .set('Authorization', admin)
+      .expect(404, { success: false, error: 'Section not found' });
+    await picture('Cards section')
+      .set('Authorization', admin)
+      .expect(400, { success: false, error: 'Please select an image to upload.' });
+    const cases: [Buffer, string][] = [
+      [Buffer.from('not an image at all'), 'Only JPG/JPEG/PNG files are allowed'],
+      [Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>'), 'Only JPG/JPEG/PNG files are allowed'],
+      [Buffer.alloc(4 * 1024 * 1024, 1), 'Image must be smaller than 3MB'],
+    ];
+    for (const [file, error] of cases) {
+      const res = await picture('Cards section').set('Authorization', admin).attach('image', file, 'x.png');
+      expect([res.status, res.body.error]).toEqual([400, error]);
+    }
+    for (const [who, status] of [
+      [undefined, 401],
+      [customer.token, 403],
+    ] as const) {
+      const put = picture('Cards section');
+      const del = artwork('Cards section');
+      if (who) {
+        put.set('Authorization', who);
+        del.set('Authorization', who);
+      }
+      expect([(await put.attach('image', IMAGE)).status, (await del).status]).toEqual([status, status]);
+    }
+
+    expect(await tiles()).toEqual(before);
+    expect((await tile('Cards section'))?.custom_image).toBe(kept.custom_image);
+    expect((await catalog.objects.list('catalog/')).length).toBe(objects);
+    expect(await catalog.db.collection('section_images').find().toArray()).toEqual(stored);
+    await artwork('Cards section').set('Authorization', admin).expect(200);
   });
 });

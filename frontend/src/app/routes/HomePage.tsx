@@ -1,13 +1,16 @@
 import { SECTION_NAMES } from '@raseed/forms';
 import { Link } from 'react-router-dom';
-import { Picture } from '../../components/Picture';
+import { SectionPicture } from '../../components/SectionPicture';
 import { useSectionsQuery } from '../../features/catalog/api';
 import { useTitle } from '../../lib/useTitle';
 
-/** The six fixed sections; one the catalogue does not answer shows as a placeholder. */
+/**
+ * The six fixed sections, each with the picture an admin chose or the store's own artwork.
+ * A placeholder shows only while the catalogue is answering; without an answer the tiles still lead on.
+ */
 export function HomePage() {
   useTitle('Home');
-  const { data: sections } = useSectionsQuery();
+  const { data: sections, isLoading } = useSectionsQuery();
   return (
     <section className="home">
       <img className="home__logo" src="/logo.svg" alt="Raseed logo" width="72" height="72" />
@@ -17,27 +20,25 @@ export function HomePage() {
           const section = sections?.find((s) => s.name.toLowerCase() === name.toLowerCase());
           return (
             <li key={name}>
-              {section ? (
-                <Link className="tile" to={`/category/${encodeURIComponent(section.name)}`}>
-                  <Picture
-                    className="tile__image"
-                    src={section.image}
-                    alt=""
-                    width="160"
-                    height="107"
-                    eager
-                  />
-                  <span className="tile__name" dir="auto">
-                    {section.name}
-                  </span>
-                </Link>
-              ) : (
-                <div className="tile tile--placeholder" aria-busy={!sections}>
+              {isLoading ? (
+                <div className="tile tile--placeholder" aria-busy="true">
                   <span className="tile__image" />
                   <span className="tile__name" dir="auto">
                     {name}
                   </span>
                 </div>
+              ) : (
+                <Link className="tile" to={`/category/${encodeURIComponent(section?.name ?? name)}`}>
+                  <SectionPicture
+                    className="tile__image"
+                    name={name}
+                    customImage={section?.custom_image}
+                    eager
+                  />
+                  <span className="tile__name" dir="auto">
+                    {section?.name ?? name}
+                  </span>
+                </Link>
               )}
             </li>
           );

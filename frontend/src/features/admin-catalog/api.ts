@@ -65,6 +65,18 @@ export interface CustomCategory {
   image: string;
 }
 
+/** A home section with the picture an admin chose for it; null while the store's own artwork shows. */
+export interface HomeSection {
+  name: string;
+  custom_image: string | null;
+}
+
+/** What a change of a section's picture answers. */
+export interface SectionPictureAnswer extends HomeSection {
+  success: boolean;
+  message: string;
+}
+
 // Every change here shows in the storefront: its category pages read the 'Catalog' tag too.
 const CHANGED = (_result: unknown, error: unknown) => (error ? [] : ['Catalog' as const]);
 
@@ -170,10 +182,30 @@ export const adminCatalogApi = api.injectEndpoints({
       }),
       invalidatesTags: CHANGED,
     }),
+    homeSections: build.query<HomeSection[], void>({
+      query: () => 'api/catalog/sections',
+      providesTags: ['Catalog'],
+    }),
+    /** Multipart: image. */
+    setSectionPicture: build.mutation<SectionPictureAnswer, { name: string; body: FormData }>({
+      query: ({ name, body }) => ({
+        url: `api/catalog/sections/${encodeURIComponent(name)}/image`,
+        method: 'PUT',
+        body,
+      }),
+      invalidatesTags: CHANGED,
+    }),
+    resetSectionPicture: build.mutation<SectionPictureAnswer, string>({
+      query: (name) => ({ url: `api/catalog/sections/${encodeURIComponent(name)}/image`, method: 'DELETE' }),
+      invalidatesTags: CHANGED,
+    }),
   }),
 });
 
 export const {
+  useHomeSectionsQuery,
+  useSetSectionPictureMutation,
+  useResetSectionPictureMutation,
   useProductStockQuery,
   useAddCodesMutation,
   useAdminCategoriesQuery,

@@ -14,6 +14,14 @@ export const texts = {
   customMissing: (name: string) => `Custom product data not found for ${name}.`,
 } as const;
 
+/** The home sections' pictures. */
+export const sectionTexts = {
+  updated: 'Section image updated.',
+  reset: 'The section shows our artwork again.',
+  failed: 'Failed to update the section image.',
+  loadFailed: 'Failed to load the sections.',
+} as const;
+
 type RequestError = FetchBaseQueryError | SerializedError | undefined;
 
 /** The server's `error` or `message` when it answered one (spec §8 Api Products), else the fallback. */

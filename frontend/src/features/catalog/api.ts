@@ -9,6 +9,8 @@ export interface SubCategory {
 export interface Section {
   name: string;
   image: string;
+  /** The picture an admin chose for the section; null while the store's own artwork shows. */
+  custom_image: string | null;
   subcategories: SubCategory[];
 }
 

@@ -5,6 +5,7 @@ import type {
   CustomCategory,
   CustomProduct,
   Product,
+  SectionImage,
   SupplierProduct,
 } from './models';
 import { nameKey, SECTIONS } from '../domain/sections';
@@ -30,6 +31,14 @@ export interface Subcategory {
   id: string;
   name: string;
   image: string;
+}
+
+/** A home section as the storefront reads it; `image` falls back to the grey picture for older clients. */
+export interface SectionTile {
+  name: string;
+  image: string;
+  custom_image: string | null;
+  subcategories: Subcategory[];
 }
 
 export interface CategoryPage {
@@ -96,21 +105,33 @@ export class CatalogReads {
     };
   }
 
-  /** The six sections, each with its sub-categories (the fixed names, then the categories placed in it). */
-  async sections(): Promise<{ name: string; image: string; subcategories: Subcategory[] }[]> {
-    const [categories, tiles] = await Promise.all([
+  /**
+   * The six sections, each with its sub-categories (the fixed names, then the categories placed in it)
+   * and the picture an admin chose for it (`custom_image`): the section's own, else that of a
+   * category named like it; null when the storefront shows its own artwork.
+   */
+  async sections(): Promise<SectionTile[]> {
+    const keys = SECTIONS.map((s) => nameKey(s.name));
+    const [categories, tiles, chosen] = await Promise.all([
       this.m.Category.find({ available: true }).sort({ createdAt: 1 }).lean<Category[]>(),
-      this.m.Category.find({ nameKey: { $in: SECTIONS.map((s) => nameKey(s.name)) } }).lean<Category[]>(),
+      this.m.Category.find({ nameKey: { $in: keys } }).lean<Category[]>(),
+      this.m.SectionImage.find({ _id: { $in: keys } }).lean<SectionImage[]>(),
     ]);
     return Promise.all(
-      SECTIONS.map(async (s) => ({
-        name: s.name,
-        image: imageUrl(tiles.find((t) => t.nameKey === nameKey(s.name))?.image),
-        subcategories: await this.subcategories(
-          [...s.subcategories],
-          categories.filter((c) => c.sectionKey === nameKey(s.name)),
-        ),
-      })),
+      SECTIONS.map(async (s) => {
+        const key = nameKey(s.name);
+        const picture =
+          chosen.find((c) => c._id === key)?.image ?? tiles.find((t) => t.nameKey === key)?.image;
+        return {
+          name: s.name,
+          image: imageUrl(picture),
+          custom_image: picture ? imageUrl(picture) : null,
+          subcategories: await this.subcategories(
+            [...s.subcategories],
+            categories.filter((c) => c.sectionKey === key),
+          ),
+        };
+      }),
     );
   }
 

@@ -84,6 +84,16 @@ const customCategorySchema = new Schema(
   { timestamps: true, versionKey: false },
 );
 
+/** The picture an admin chose for one of the six home sections; without one the store's own artwork shows. */
+const sectionImageSchema = new Schema(
+  {
+    _id: { type: String, required: true },
+    name: { type: String, required: true },
+    image: { type: String, required: true },
+  },
+  { timestamps: true, versionKey: false },
+);
+
 /** Each user's discount, from user.discount-changed (the newest by setAt wins). */
 const discountSchema = new Schema(
   {
@@ -164,6 +174,13 @@ export interface CustomCategory {
   supplierImg: string;
 }
 
+export interface SectionImage {
+  /** The section's name key (see nameKey). */
+  _id: string;
+  name: string;
+  image: string;
+}
+
 export interface Discount {
   _id: string;
   percentage: number | null;
@@ -187,6 +204,7 @@ export function catalogModels(conn: Connection) {
       customCategorySchema,
       'custom_categories',
     ),
+    SectionImage: modelOf<SectionImage>(conn, 'SectionImage', sectionImageSchema, 'section_images'),
     Discount: modelOf<Discount>(conn, 'Discount', discountSchema, 'discounts'),
   };
 }

@@ -19,6 +19,9 @@ export const texts = {
   categoryNotFound: 'Category not found',
   customProductMissing: (name: string) => `Custom product data not found for ${name}.`,
   sectionUnknown: 'Choose one of the sections or an existing category.',
+  sectionNotFound: 'Section not found',
+  sectionImageSet: 'Section image updated.',
+  sectionImageReset: 'The section shows our artwork again.',
 } as const;
 
 export const MAX_PRICE = toMicros(100_000);

@@ -22,6 +22,7 @@ import type { Request } from 'express';
 import { randomUUID } from 'node:crypto';
 import { Types } from 'mongoose';
 import type { ReadCache } from '../data/cache';
+import { imageUrl } from '../data/catalog';
 import type { CatalogModels, Category, CustomProduct, Product } from '../data/models';
 import {
   availabilitySchema,
@@ -357,6 +358,79 @@ export function adminRoutes(api: ApiRoutes, deps: AdminDeps): void {
       );
       await cache.invalidate();
       res.json({ ...customCategoryView({ ...custom, image }), message: texts.categoryUpdated });
+    },
+  );
+
+  /** One of the six home sections by its name in the path, compared without case; else a 404. */
+  const sectionOf = (req: Request, failed: Record<string, unknown>) => {
+    const key = nameKey(String(req.params.name ?? ''));
+    const section = SECTIONS.find((s) => nameKey(s.name) === key);
+    if (!section) throw notFound(texts.sectionNotFound, failed);
+    return { name: section.name, key };
+  };
+
+  const sectionAnswer = z.object({
+    success: z.boolean(),
+    name: z.string(),
+    custom_image: z.string().nullable(),
+    message: z.string(),
+  });
+
+  api.route(
+    {
+      method: 'put',
+      path: '/api/catalog/sections/{name}/image',
+      summary: "Sets the picture a home section shows instead of the store's artwork (multipart: image)",
+      access: 'admin',
+      form: { fields: z.object({}), file: 'image' },
+      answer: sectionAnswer,
+    },
+    imageForm('image'),
+    async (req, res) => {
+      const failed = { success: false };
+      const section = sectionOf(req, failed);
+      const image = await storeImage(deps, req, failed, texts.selectImage);
+      await withImage(deps, image, () =>
+        locks.run(models.SectionImage, section.key, () =>
+          models.SectionImage.updateOne(
+            { _id: section.key },
+            { $set: { name: section.name, image } },
+            { upsert: true },
+          ),
+        ),
+      );
+      await cache.invalidate();
+      res.json({
+        success: true,
+        name: section.name,
+        custom_image: imageUrl(image),
+        message: texts.sectionImageSet,
+      });
+    },
+  );
+
+  api.route(
+    {
+      method: 'delete',
+      path: '/api/catalog/sections/{name}/image',
+      summary: "Takes a home section's picture away: the store's own artwork shows again",
+      access: 'admin',
+      answer: sectionAnswer,
+    },
+    async (req, res) => {
+      const section = sectionOf(req, { success: false });
+      await locks.run(models.SectionImage, section.key, () =>
+        models.SectionImage.deleteOne({ _id: section.key }),
+      );
+      await cache.invalidate();
+      // A category named like the section still lends it its picture (see CatalogReads.sections).
+      const namesake = await models.Category.findOne({ nameKey: section.key }).lean<Category>();
+      res.json({
+        success: true,
+        name: section.name,
+        custom_image: namesake?.image ? imageUrl(namesake.image) : null,
+        message: texts.sectionImageReset,
+      });
     },
   );
 

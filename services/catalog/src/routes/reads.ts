@@ -103,7 +103,17 @@ export function readRoutes(api: ApiRoutes, deps: ReadDeps): void {
       path: '/api/catalog/sections',
       summary: 'The six sections of the home page, each with its sub-categories',
       access: 'public',
-      answer: z.array(z.object({ name: z.string(), image: z.string(), subcategories: z.array(subcategory) })),
+      answer: z.array(
+        z.object({
+          name: z.string(),
+          image: z.string(),
+          custom_image: z
+            .string()
+            .nullable()
+            .openapi({ description: "The picture an admin chose; null: the storefront's own artwork shows" }),
+          subcategories: z.array(subcategory),
+        }),
+      ),
     },
     async (_req, res) => {
       res.json(await cache.get('sections', () => reads.sections()));

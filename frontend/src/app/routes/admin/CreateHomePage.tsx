@@ -2,6 +2,7 @@ import { Link } from 'react-router-dom';
 import { Spinner } from '../../../components/Spinner';
 import { useAdminCategoriesQuery, useCreatedProductsQuery } from '../../../features/admin-catalog/api';
 import { CategoriesTable, ProductsTable } from '../../../features/admin-catalog/CatalogTables';
+import { SectionPictures } from '../../../features/admin-catalog/SectionPictures';
 import { categoriesLoadText, productsLoadText } from '../../../features/admin-catalog/texts';
 import { useTitle } from '../../../lib/useTitle';
 import '../../../features/admin-catalog/admin-catalog.css';
@@ -44,6 +45,14 @@ export function CreateHomePage() {
       ) : (
         <p className="empty">No products found.</p>
       )}
+
+      <div className="catalog-admin__head">
+        <h2>Section images</h2>
+      </div>
+      <p className="hint">
+        The picture of each section on the home page: an image of your own, or our artwork.
+      </p>
+      <SectionPictures />
     </section>
   );
 }
