@@ -17,6 +17,8 @@ export function loadAuthConfig(env: NodeJS.ProcessEnv = process.env) {
       SIGNIN_ACCOUNT_FAILURES: z.coerce.number().int().positive().default(10),
       /** Password-reset e-mails one address may be sent per window. */
       RESET_EMAIL_LIMIT: z.coerce.number().int().positive().default(5),
+      /** How often the admins are e-mailed a digest of new waiting top-ups and orders, if any. */
+      ADMIN_DIGEST_EVERY_SECONDS: z.coerce.number().int().positive().default(300),
     },
     env,
   );

@@ -5,10 +5,15 @@ import { ResetStore } from './data/resets';
 import { UserStore, userModel } from './data/users';
 import { ensureFirstAdmin } from './domain/accounts';
 import { passwordHasher } from './domain/passwords';
+import { DigestStore } from './data/digest';
+import { onOrderPlaced, onTopUpSubmitted } from './events/digest';
 import { onDebtChanged, onPaymentConfirmed } from './events/figures';
+import { onOrderConfirmed, onOrderRejected, onTopUpConfirmed, onTopUpRejected } from './events/notices';
 import { messageModel } from './data/messages';
+import { digestJobs } from './jobs/digest';
 import { emailQueue, startEmailWorker } from './jobs/email';
 import { contactRoutes } from './routes/contact';
+import { emailPreferenceRoutes } from './routes/email-preferences';
 import { sessionRoutes } from './routes/session';
 import { userRoutes } from './routes/users';
 
@@ -21,6 +26,8 @@ export function startAuth(config: AuthConfig): Promise<RunningService> {
     await resets.resets.init();
     const figures = new FiguresStore(ctx.mongo, User, ctx.locks);
     await figures.sales.init();
+    const digest = new DigestStore(ctx.mongo);
+    await digest.init();
     const emails = emailQueue(ctx.redis, config.QUEUE_PREFIX);
     ctx.onStop(() => emails.close());
     ctx.metrics.watchQueue(emails);
@@ -80,14 +87,34 @@ export function startAuth(config: AuthConfig): Promise<RunningService> {
     const api = new ApiRoutes(config.SERVICE_TOKEN);
     sessionRoutes(api, deps);
     userRoutes(api, deps);
+    emailPreferenceRoutes(api, deps);
     const messages = messageModel(ctx.mongo);
     contactRoutes(api, { ...deps, messages });
 
-    // The Users List's debt and sales, kept from the wallet's and payments' events.
+    // The Users List's debt and sales, kept from the wallet's and payments' events; the
+    // customers' top-up and order e-mails; the items of the admins' digest.
+    const notices = { users, emails, digest, publicUrl: config.PUBLIC_URL };
+    const saleOf = onPaymentConfirmed(figures);
+    const topUpConfirmed = onTopUpConfirmed(notices);
     await ctx.consume({
-      'payment.confirmed': onPaymentConfirmed(figures),
+      'payment.confirmed': async (event) => {
+        await saleOf(event);
+        await topUpConfirmed(event);
+      },
       'wallet.debt-changed': onDebtChanged(figures),
+      'payment.rejected': onTopUpRejected(notices),
+      'order.confirmed': onOrderConfirmed(notices),
+      'order.rejected': onOrderRejected(notices),
+      'payment.submitted': onTopUpSubmitted(digest),
+      'order.placed': onOrderPlaced(digest),
     });
+    const digests = digestJobs(ctx.redis, ctx.logger, notices, {
+      everySeconds: config.ADMIN_DIGEST_EVERY_SECONDS,
+      prefix: config.QUEUE_PREFIX,
+    });
+    ctx.onStop(() => digests.close());
+    ctx.metrics.watchQueue(digests.queue);
+    await digests.start();
     return { routes: api.router, docs: [api.registry] };
   });
 }

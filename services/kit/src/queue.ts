@@ -41,7 +41,7 @@ export async function raiseTo(
  * operator board (/admin/queues) read the names from here.
  */
 export const QUEUE_NAMES = {
-  /** auth: password-reset and contact e-mails. */
+  /** auth: password-reset, contact, top-up and order e-mails. */
   email: 'auth-email',
   /** catalog: supplier catalogue sync. */
   catalogueSync: 'catalog-sync',

@@ -139,6 +139,19 @@ export async function publishEvents<T extends EventType>(
   ...items: { key: string; data: EventData<T> }[]
 ): Promise<EventEnvelope<T>[]> {
   const events = items.map(({ key, data }) => createEvent('tests', type, key, data));
+  await sendEvents(type, events);
+  return events;
+}
+
+/** Sends events once more as they were sent (the same ids): a redelivery, as a relay's retry makes. */
+export async function republishEvents<T extends EventType>(
+  type: T,
+  ...events: EventEnvelope<T>[]
+): Promise<void> {
+  await sendEvents(type, events);
+}
+
+async function sendEvents<T extends EventType>(type: T, events: EventEnvelope<T>[]): Promise<void> {
   const kafka = new Kafka({ clientId: 'raseed-tests', brokers: KAFKA_BROKERS, logLevel: logLevel.NOTHING });
   await makeTopic(kafka, TEST_TOPIC_PREFIX + type);
   const producer = kafka.producer({ allowAutoTopicCreation: true });
@@ -152,7 +165,6 @@ export async function publishEvents<T extends EventType>(
   } finally {
     await producer.disconnect();
   }
-  return events;
 }
 
 /** Polls until `check` answers something other than undefined, or fails after the timeout. */

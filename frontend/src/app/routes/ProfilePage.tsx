@@ -10,6 +10,7 @@ import { Pagination } from '../../components/Pagination';
 import { RetryButton } from '../../components/RetryButton';
 import { Spinner } from '../../components/Spinner';
 import { useDeleteUserMutation, useLogoutMutation, useUserQuery } from '../../features/auth/api';
+import { EmailPreference } from '../../features/auth/EmailPreference';
 import { signedOut, useSession } from '../../features/auth/session';
 import { useBalanceQuery, useDebtQuery, useTransactionsQuery } from '../../features/wallet/api';
 import { errorText, httpStatus } from '../../lib/errors';
@@ -155,6 +156,7 @@ function Profile({ id, own }: { id: string; own: boolean }) {
           Delete Account
         </button>
       </div>
+      {own && <EmailPreference />}
       <Transactions userId={id} />
       <Modal open={confirming} title="Confirm Delete" onClose={() => setConfirming(false)}>
         <h2>Confirm Delete</h2>

@@ -11,6 +11,12 @@ export interface UserDetails {
   role: string;
 }
 
+/** Whether the signed-in user gets e-mails about their top-ups and orders. */
+export interface EmailPreference {
+  success: boolean;
+  email_notifications: boolean;
+}
+
 /** Sign-up, sign-in, logout, password reset and the account itself (spec §7). */
 export const authApi = api.injectEndpoints({
   endpoints: (build) => ({
@@ -44,6 +50,17 @@ export const authApi = api.injectEndpoints({
     deleteUser: build.mutation<Status, string>({
       query: (id) => ({ url: `api/users/${encodeURIComponent(id)}`, method: 'DELETE' }),
     }),
+    emailPreference: build.query<EmailPreference, void>({
+      query: () => 'api/users/me/emails',
+    }),
+    setEmailPreference: build.mutation<EmailPreference, boolean>({
+      query: (on) => ({ url: 'api/users/me/emails', method: 'PUT', body: { email_notifications: on } }),
+      // The saved answer is what the profile shows from now on.
+      async onQueryStarted(_on, { dispatch, queryFulfilled }) {
+        const { data } = await queryFulfilled.catch(() => ({ data: undefined }));
+        if (data) dispatch(authApi.util.upsertQueryData('emailPreference', undefined, data));
+      },
+    }),
   }),
 });
 
@@ -56,4 +73,6 @@ export const {
   useUserQuery,
   useDiscountQuery,
   useDeleteUserMutation,
+  useEmailPreferenceQuery,
+  useSetEmailPreferenceMutation,
 } = authApi;

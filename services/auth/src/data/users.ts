@@ -37,6 +37,8 @@ const userSchema = new Schema(
     debt: { type: Number, default: 0 },
     debtSeq: { type: Number, default: null },
     deletedAt: { type: Date, default: null },
+    /** Top-up and order e-mails; off leaves only the essential ones (password resets, contact replies). */
+    emailNotifications: { type: Boolean, default: true },
   },
   { timestamps: true, versionKey: false },
 );
@@ -161,6 +163,22 @@ export class UserStore {
     return admins.map((a) => a.email);
   }
 
+  /** Every active admin, who each get the admins' digest. */
+  async admins(): Promise<{ id: string; email: string }[]> {
+    const admins = await this.users
+      .find({ role: 'admin', ...active })
+      .select('email')
+      .lean<{ _id: Types.ObjectId; email: string }[]>();
+    return admins.map((a) => ({ id: a._id.toString(), email: a.email }));
+  }
+
+  /** The users of the ids who are still there, by id. */
+  async byIds(ids: string[]): Promise<Map<string, User>> {
+    const valid = ids.filter((id) => Types.ObjectId.isValid(id));
+    const found = await this.users.find({ _id: { $in: valid }, ...active }).lean<User[]>();
+    return new Map(found.map((u) => [u._id.toString(), u]));
+  }
+
   findByEmail(email: string) {
     return this.users.findOne({ email, ...active }).lean<User>();
   }
@@ -208,6 +226,11 @@ export class UserStore {
 
   setPassword(id: string, passwordHash: string): Promise<boolean> {
     return this.update(id, { $set: { passwordHash } });
+  }
+
+  /** Turns the user's top-up and order e-mails on or off. */
+  setEmailNotifications(id: string, on: boolean): Promise<boolean> {
+    return this.update(id, { $set: { emailNotifications: on } });
   }
 
   /** Sets or removes the discount; either marks where the "sales since the last discount" start. */

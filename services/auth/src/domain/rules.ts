@@ -13,6 +13,7 @@ export const texts = {
   resetFailed: 'Password reset failed',
   resetSent: 'Check your email for the reset link.',
   resetDone: 'Password reset successful!',
+  emailPreference: 'email_notifications must be true or false.',
 } as const;
 
 /** Sign-up and create-admin share the fields and texts; presence is checked before format. */
@@ -53,6 +54,13 @@ export const searchSchema = pageSchema.extend({
     .min(1, texts.emptySearch)
     .max(100),
 });
+
+/** The profile's e-mail switch: top-up and order e-mails on or off. */
+const emailPreference = { required_error: texts.emailPreference, invalid_type_error: texts.emailPreference };
+export const emailPreferencesSchema = z.object(
+  { email_notifications: z.boolean(emailPreference) },
+  emailPreference,
+);
 
 export function escapeRegex(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

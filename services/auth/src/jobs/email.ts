@@ -113,6 +113,7 @@ export function contactEmail(
   };
 }
 
-function escapeHtml(text: string): string {
+/** Text shown in an e-mail's HTML as it is written, whoever wrote it. */
+export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
