@@ -21,7 +21,7 @@ const BOARD_QUEUES = [
   {
     name: QUEUE_NAMES.email,
     displayName: 'E-mail delivery',
-    description: 'auth: password-reset and contact e-mails',
+    description: 'auth: password-reset, contact, top-up and order e-mails',
   },
   {
     name: QUEUE_NAMES.catalogueSync,
@@ -42,6 +42,11 @@ const BOARD_QUEUES = [
     name: QUEUE_NAMES.reconcile,
     displayName: 'Nightly reconcile',
     description: "wallet: the ledger against payments and orders; each run's result shows its mismatches",
+  },
+  {
+    name: QUEUE_NAMES.adminDigest,
+    displayName: "Admins' digest",
+    description: 'auth: new waiting top-ups and orders, e-mailed to the admins at most every few minutes',
   },
 ];
 

@@ -51,6 +51,8 @@ export const QUEUE_NAMES = {
   orderStatus: 'order-status',
   /** wallet: the nightly reconcile of the ledger against payments and orders. */
   reconcile: 'wallet-reconcile',
+  /** auth: the admins' digest of new waiting top-ups and orders. */
+  adminDigest: 'auth-admin-digest',
 } as const;
 
 export const defaultJobOptions: JobsOptions = {

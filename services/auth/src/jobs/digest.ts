@@ -1,4 +1,4 @@
-import { createQueue, createWorker, withTrace, type Logger } from '@raseed/kit';
+import { createQueue, createWorker, QUEUE_NAMES, withTrace, type Logger } from '@raseed/kit';
 import type { Queue } from 'bullmq';
 import type IORedis from 'ioredis';
 import { Types } from 'mongoose';
@@ -8,7 +8,7 @@ import { adminDigestEmail } from '../domain/notices';
 import type { Email } from './email';
 
 /** The queue of the admins' digest runs. */
-export const DIGEST_QUEUE = 'auth-admin-digest';
+export const DIGEST_QUEUE = QUEUE_NAMES.adminDigest;
 
 /** A digest claimed this long ago and still not sent was cut off (its run died): the next run sends it. */
 const CUT_OFF_AFTER_MS = 60_000;
