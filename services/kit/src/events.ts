@@ -96,6 +96,24 @@ export const eventSchemas = {
     reason: z.string().nullable(),
   }),
   'wallet.debt-changed': z.object({ userId, key: z.string(), seq: z.number().int(), debt: micros.min(0) }),
+  /**
+   * A created product's stock of codes as it is now: counted after an upload, a sale or a code
+   * given back. A product out of stock is shown so, unless its admin takes orders by hand then.
+   */
+  'stock.level-changed': z.object({
+    productId: z.string().min(1),
+    available: z.number().int().nonnegative(),
+    manualWhenOut: z.boolean(),
+    /** When it was counted (ISO): a copy keeps the newest count. */
+    countedAt: z.string(),
+  }),
+  /** A stock fell to its admin's low-stock threshold; once per refill (the newest upload). */
+  'stock.low': z.object({
+    productId: z.string().min(1),
+    productName: z.string(),
+    available: z.number().int().nonnegative(),
+    threshold: z.number().int().positive(),
+  }),
 } as const;
 
 export type EventType = keyof typeof eventSchemas;
