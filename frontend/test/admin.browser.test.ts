@@ -2,7 +2,7 @@ import type { Locator } from 'playwright-core';
 import { freshReceipt } from '../../services/payments/test/support';
 import { screenshot, WIDTHS } from './support/browser';
 import type { Store } from './support/store';
-import { faults, look, see, walkTheStore } from './support/walk';
+import { faults, look, poll, see, walkTheStore } from './support/walk';
 
 /**
  * An admin's day in the back office, in chromium against the whole store: top-ups and
@@ -260,13 +260,3 @@ describe('an admin in the back office', () => {
     expect(faults(problems)).toEqual([]);
   });
 });
-
-/** Asks until the answer passes the check (the wallet learns of a decision from its event). */
-async function poll<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > until) return value;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}

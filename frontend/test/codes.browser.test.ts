@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { screenshot, WIDTHS } from './support/browser';
-import { faults, look, see, walkTheStore } from './support/walk';
+import { faults, look, poll, see, walkTheStore } from './support/walk';
 
 /** Issue 19: codes in stock, uploaded by an admin and delivered the moment a customer pays. */
 const walk = walkTheStore();
@@ -66,6 +66,66 @@ describe('codes in stock', () => {
     expect(faults(admin.problems)).toEqual([]);
     expect(faults(shopper.problems)).toEqual([]);
   });
+
+  it.each(WIDTHS)(
+    'shows a sold-out product dimmed, and on sale again once its admin takes orders by hand, at %i px',
+    async (width) => {
+      const store = walk.store();
+      const product = await store.createProduct({ dollars: '2', params: 'Account e-mail' });
+      const admin = await open(1280);
+      await signIn(admin.page, store.adminEmail, store.adminPassword);
+      await admin.page.goto('/admin/create');
+      await admin.page.getByRole('button', { name: `Codes of ${product.name}` }).click();
+      await admin.page.getByLabel(/Paste codes/).fill(`LAST-${width}-0001\n`);
+      await admin.page.getByRole('button', { name: 'Add codes' }).click();
+      await counts(admin.page, 'Available: 1');
+
+      // The last code sold, the store shows the product out of stock, not orderable.
+      const customer = await store.newCustomer();
+      await store.creditWallet(await store.userIdOf(customer.email), 10);
+      await store
+        .api()
+        .post('/api/orders')
+        .set('Authorization', `Bearer ${customer.token}`)
+        .send({ product_id: product.id, quantity: 1, params: 'Account e-mail:me@example.com' })
+        .expect(201);
+      const { page, problems } = await open(width);
+      await signIn(page, customer.email, customer.password);
+      const card = page.locator('[aria-label="Products"] button').filter({ hasText: product.name });
+      await expect(
+        poll(
+          async () => {
+            await page.goto('/category/Steam');
+            await card.waitFor();
+            return card.filter({ hasText: 'Out of stock' }).count();
+          },
+          (n) => n === 1,
+        ),
+      ).resolves.toBe(1);
+      expect(await card.isDisabled()).toBe(true);
+      await look(page, 'category-out-of-stock', card);
+
+      // Its admin keeps it on sale: orders then wait for an admin.
+      await admin.page.reload();
+      await admin.page.getByRole('button', { name: `Codes of ${product.name}` }).click();
+      await counts(admin.page, 'Available: 0 · Sold: 1');
+      await admin.page.getByLabel('E-mail the admins at this many codes left (0: never)').fill('3');
+      await admin.page.getByLabel(/keep it on sale/).check();
+      await admin.page.getByRole('button', { name: 'Save settings' }).click();
+      await see(admin.page, 'Stock settings saved.');
+      await screenshot(admin.page, 'admin-stock-settings');
+      await expect(
+        poll(async () => {
+          await page.goto('/category/Steam');
+          await card.waitFor();
+          return card.isEnabled();
+        }, Boolean),
+      ).resolves.toBe(true);
+      expect(await card.filter({ hasText: 'Out of stock' }).count()).toBe(0);
+      expect(faults(problems)).toEqual([]);
+      expect(faults(admin.problems)).toEqual([]);
+    },
+  );
 
   it.each(WIDTHS)('shows the stock modal at %i px', async (width) => {
     const store = walk.store();

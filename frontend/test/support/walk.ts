@@ -73,3 +73,17 @@ export const faults = (problems: string[], provoked: (string | RegExp)[] = []) =
   problems.filter(
     (p) => !provoked.some((known) => (typeof known === 'string' ? p === known : known.test(p))),
   );
+
+/** Asks until the answer passes the check (a service learns of a change from its event). */
+export async function poll<T>(
+  read: () => Promise<T>,
+  done: (value: T) => boolean,
+  timeoutMs = 15_000,
+): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value) || Date.now() > until) return value;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}

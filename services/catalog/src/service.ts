@@ -11,6 +11,7 @@ import { ReadCache } from './data/cache';
 import { CatalogReads } from './data/catalog';
 import { catalogModels } from './data/models';
 import { onDiscountChanged } from './events/discounts';
+import { onStockLevelChanged } from './events/stock';
 import { exclusiveSync, syncCatalogue, syncJobs } from './jobs/sync';
 import { adminRoutes } from './routes/admin';
 import { internalRoutes } from './routes/internal';
@@ -62,7 +63,10 @@ export function startCatalog(config: CatalogConfig): Promise<RunningService> {
     });
     internalRoutes(api, { models });
 
-    await ctx.consume({ 'user.discount-changed': onDiscountChanged(models) });
+    await ctx.consume({
+      'user.discount-changed': onDiscountChanged(models),
+      'stock.level-changed': onStockLevelChanged(models, cache),
+    });
     ctx.onStop(() => jobs.close());
     ctx.metrics.watchQueue(jobs.queue);
     await jobs.start();

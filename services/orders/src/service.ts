@@ -10,6 +10,7 @@ import type { OrdersConfig } from './config';
 import { codeModels, CodeStore } from './data/codes';
 import { disputeModels, DisputeStore } from './data/disputes';
 import { orderModels, OrderStore } from './data/orders';
+import { stockLevelModels, StockLevels } from './data/stock-levels';
 import { DeletedUsers } from './data/users';
 import { onUserDeleted } from './events/users';
 import type { FulfilmentDeps } from './domain/deps';
@@ -34,11 +35,15 @@ export function startOrders(config: OrdersConfig): Promise<RunningService> {
     const models = orderModels(ctx.mongo);
     const disputeRecords = disputeModels(ctx.mongo);
     const stock = codeModels(ctx.mongo);
+    const levels = stockLevelModels(ctx.mongo);
     // Unique keys decide what happens once: they exist before any write.
     await Promise.all(
-      [...Object.values(models), ...Object.values(disputeRecords), ...Object.values(stock)].map((m) =>
-        m.init(),
-      ),
+      [
+        ...Object.values(models),
+        ...Object.values(disputeRecords),
+        ...Object.values(stock),
+        ...Object.values(levels),
+      ].map((m) => m.init()),
     );
     const orders = new OrderStore(models, ctx.locks, ctx.outbox);
     const disputes = new DisputeStore(
@@ -58,6 +63,7 @@ export function startOrders(config: OrdersConfig): Promise<RunningService> {
     const deps: FulfilmentDeps = {
       orders,
       codes: new CodeStore(stock),
+      stock: new StockLevels(stock, levels, ctx.outbox, ctx.eventsRecorded, ctx.logger),
       supplier,
       disputes,
       catalog: new ServiceClient('catalog', config.CATALOG_URL, config.SERVICE_TOKEN),

@@ -5,7 +5,13 @@ import { Modal } from '../../components/Modal';
 import { Spinner } from '../../components/Spinner';
 import { errorText } from '../../lib/errors';
 import { displayTime } from '../../lib/format';
-import { useAddCodesMutation, useProductStockQuery, type CreatedProduct } from './api';
+import {
+  useAddCodesMutation,
+  useProductStockQuery,
+  useSaveStockSettingsMutation,
+  type CreatedProduct,
+  type StockSettings,
+} from './api';
 
 /**
  * A created product's stock of codes: its counts, the newest codes (masked: a code is never
@@ -17,6 +23,58 @@ export function StockModal({ product, onClose }: { product: CreatedProduct | nul
     <Modal open title={`Codes of ${product.product_name}`} onClose={onClose}>
       <Stock product={product} onClose={onClose} />
     </Modal>
+  );
+}
+
+/** When the stock counts as low, and what the store does once it is out. */
+function Settings({ productId, saved }: { productId: string; saved: StockSettings }) {
+  const [threshold, setThreshold] = useState(String(saved.low_stock_threshold));
+  const [manual, setManual] = useState(saved.manual_when_out);
+  const [problem, setProblem] = useState<string>();
+  const [save, saving] = useSaveStockSettingsMutation();
+
+  async function submit(event: React.FormEvent) {
+    event.preventDefault();
+    const low = Number(threshold);
+    if (!/^\d+$/.test(threshold.trim()) || low > 10_000) {
+      return setProblem('Enter a whole number of codes from 0 to 10,000.');
+    }
+    setProblem(undefined);
+    const answer = await save({ productId, settings: { low_stock_threshold: low, manual_when_out: manual } });
+    if ('error' in answer) {
+      return setProblem(
+        errorText(answer.error, { failed: 'The settings could not be saved. Please try again.' }),
+      );
+    }
+    toast.success(answer.data.message);
+  }
+
+  return (
+    <form className="stock__settings" onSubmit={submit} noValidate>
+      <fieldset disabled={saving.isLoading}>
+        <legend>When stock runs low</legend>
+        <Field label="E-mail the admins at this many codes left (0: never)" error={problem}>
+          {(control) => (
+            <input
+              {...control}
+              type="number"
+              inputMode="numeric"
+              min={0}
+              max={10000}
+              value={threshold}
+              onChange={(e) => setThreshold(e.target.value)}
+            />
+          )}
+        </Field>
+        <label className="stock__manual">
+          <input type="checkbox" checked={manual} onChange={(e) => setManual(e.target.checked)} />
+          Out of stock, keep it on sale: orders wait for an admin
+        </label>
+        <button type="submit" className="button button--ghost">
+          {saving.isLoading ? 'Saving...' : 'Save settings'}
+        </button>
+      </fieldset>
+    </form>
   );
 }
 
@@ -77,6 +135,7 @@ function Stock({ product, onClose }: { product: CreatedProduct; onClose: () => v
               {displayTime(stock.data!.batches[0]!.at)}
             </p>
           )}
+          <Settings productId={product.id} saved={stock.data!.settings} />
         </>
       )}
       <form onSubmit={upload} noValidate>

@@ -28,7 +28,14 @@ export interface ProductStock {
   stock: { available: number; sold: number; expired: number };
   codes: { id: string; mask: string; state: 'available' | 'sold' | 'expired'; expires_at: string | null }[];
   batches: { id: string; by: string; added: number; duplicates: number; blank: number; at: string }[];
+  settings: StockSettings;
   total: number;
+}
+
+/** When a stock counts as low (0: never told), and whether orders wait for an admin once it is out. */
+export interface StockSettings {
+  low_stock_threshold: number;
+  manual_when_out: boolean;
 }
 
 /** What an upload of codes did. */
@@ -152,6 +159,14 @@ export const adminCatalogApi = api.injectEndpoints({
       },
       invalidatesTags: ['Catalog'],
     }),
+    saveStockSettings: build.mutation<{ message: string }, { productId: string; settings: StockSettings }>({
+      query: ({ productId, settings }) => ({
+        url: `api/orders/stock/${encodeURIComponent(productId)}/settings`,
+        method: 'PUT',
+        body: settings,
+      }),
+      invalidatesTags: ['Catalog'],
+    }),
     supplierProducts: build.query<SupplierProduct[], void>({
       query: () => 'external/products',
       providesTags: ['Catalog'],
@@ -207,6 +222,7 @@ export const {
   useSetSectionPictureMutation,
   useResetSectionPictureMutation,
   useProductStockQuery,
+  useSaveStockSettingsMutation,
   useAddCodesMutation,
   useAdminCategoriesQuery,
   useCreatedProductsQuery,

@@ -31,27 +31,31 @@ export function SubCategoryGrid({ items }: { items: SubCategory[] }) {
   );
 }
 
-/** Products with this user's price; an unavailable one is dimmed and cannot be chosen. */
+/** Products with this user's price; an unavailable or sold-out one is dimmed and cannot be chosen. */
 export function ProductGrid({ items, onChoose }: { items: Product[]; onChoose: (product: Product) => void }) {
   if (!items.length) return null;
   return (
     <ul className="grid" aria-label="Products">
-      {items.map((p, i) => (
-        <li key={p.id}>
-          <button
-            type="button"
-            className={p.available ? 'card' : 'card card--unavailable'}
-            disabled={!p.available}
-            onClick={() => onChoose(p)}
-          >
-            <CardPicture src={p.image} index={i} />
-            <span className="card__name" dir="auto">
-              {p.name}
-            </span>
-            <span className="card__price">{dollars(p.price)}</span>
-          </button>
-        </li>
-      ))}
+      {items.map((p, i) => {
+        const orderable = p.available && !p.out_of_stock;
+        return (
+          <li key={p.id}>
+            <button
+              type="button"
+              className={orderable ? 'card' : 'card card--unavailable'}
+              disabled={!orderable}
+              onClick={() => onChoose(p)}
+            >
+              <CardPicture src={p.image} index={i} />
+              <span className="card__name" dir="auto">
+                {p.name}
+              </span>
+              <span className="card__price">{dollars(p.price)}</span>
+              {p.available && p.out_of_stock && <span className="card__stock">Out of stock</span>}
+            </button>
+          </li>
+        );
+      })}
     </ul>
   );
 }

@@ -20,6 +20,8 @@ export interface Product {
   /** This user's price: the multiplier and any discount applied by the server. */
   price: number;
   available: boolean;
+  /** Sold out: shown dimmed until codes come in (older catalogues leave it out). */
+  out_of_stock?: boolean;
   image: string;
   params: string[];
   qty_values: { min: number; max: number } | null;

@@ -22,6 +22,8 @@ export interface PageProduct {
   /** Micro-dollars before the caller's discount (price × custom multiplier). */
   price: number;
   available: boolean;
+  /** A created product whose stock of codes is sold out (and not taken by hand meanwhile). */
+  out_of_stock: boolean;
   image: string;
   params: string[];
   qty_values: { min: number; max: number } | null;
@@ -57,13 +59,16 @@ export class CatalogReads {
   async page(name: string): Promise<CategoryPage> {
     const key = nameKey(name);
     const section = SECTIONS.find((s) => nameKey(s.name) === key);
-    const [own, placed, supplier, created] = await Promise.all([
+    const [own, placed, supplier, created, soldOut] = await Promise.all([
       this.m.Category.findOne({ nameKey: key }).lean<Category>(),
       this.m.Category.find({ sectionKey: key, available: true }).sort({ createdAt: 1 }).lean<Category[]>(),
       // Supplier products the supplier stopped listing stay on the page, shown as unavailable.
       this.m.SupplierProduct.find({ categoryKey: key }).lean<SupplierProduct[]>(),
       this.m.Product.find({ categoryKey: key, removed: false }).sort({ createdAt: 1 }).lean<Product[]>(),
+      // Few products are sold out at once: all of them, rather than a lookup per product.
+      this.m.StockLevel.find({ out: true }).select({ _id: 1 }).lean<{ _id: string }[]>(),
     ]);
+    const out = new Set(soldOut.map((s) => s._id));
     const known = !!(own || section || supplier.length || created.length);
     // A category an admin switched off shows nothing: its products are neither listed nor orderable.
     if (own && !own.available) return { category: own.name, subcategories: [], products: [], known };
@@ -84,6 +89,7 @@ export class CatalogReads {
               name: p.name,
               price: unitPrice(p.price, custom?.percentage ?? null, null),
               available: p.available && p.supplierAvailable,
+              out_of_stock: false,
               image: custom?.image ? imageUrl(custom.image) : p.categoryImg || fallback,
               params: p.params,
               qty_values:
@@ -97,6 +103,7 @@ export class CatalogReads {
           name: p.name,
           price: unitPrice(p.price, customs.get(p.nameKey)?.percentage ?? null, null),
           available: p.available,
+          out_of_stock: out.has(p._id),
           image: imageUrl(p.image, fallback),
           params: p.params,
           qty_values: null,

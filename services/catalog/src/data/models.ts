@@ -104,6 +104,28 @@ const discountSchema = new Schema(
   { versionKey: false },
 );
 
+/**
+ * A created product's stock of codes, from stock.level-changed (the newest count wins): `out`
+ * when none is left and its admin does not take its orders by hand meanwhile.
+ */
+const stockLevelSchema = new Schema(
+  {
+    _id: { type: String, required: true },
+    available: { type: Number, required: true },
+    out: { type: Boolean, required: true },
+    countedAt: { type: Date, required: true },
+  },
+  { versionKey: false },
+);
+stockLevelSchema.index({ out: 1 });
+
+export interface StockLevel {
+  _id: string;
+  available: number;
+  out: boolean;
+  countedAt: Date;
+}
+
 export interface Category {
   _id: Types.ObjectId;
   name: string;
@@ -206,6 +228,7 @@ export function catalogModels(conn: Connection) {
     ),
     SectionImage: modelOf<SectionImage>(conn, 'SectionImage', sectionImageSchema, 'section_images'),
     Discount: modelOf<Discount>(conn, 'Discount', discountSchema, 'discounts'),
+    StockLevel: modelOf<StockLevel>(conn, 'StockLevel', stockLevelSchema, 'stock_levels'),
   };
 }
 

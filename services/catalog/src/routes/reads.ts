@@ -36,6 +36,9 @@ const pageProduct = z.object({
   name: z.string(),
   price: z.number().openapi({ description: 'Dollars for the caller (their discount applied), two decimals' }),
   available: z.boolean(),
+  out_of_stock: z
+    .boolean()
+    .openapi({ description: 'Sold out: shown, but not orderable until codes come in' }),
   image: z.string(),
   params: z.array(z.string()),
   qty_values: z.object({ min: z.number(), max: z.number() }).nullable(),

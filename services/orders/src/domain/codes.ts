@@ -15,6 +15,7 @@ export const codeTexts = {
   tooLong: (line: number) => `Line ${line}: a code, serial or PIN is longer than 200 characters.`,
   notStocked: 'Only a product the store created can hold codes.',
   outOfStock: 'Out of stock',
+  settingsSaved: 'Stock settings saved.',
 };
 
 /** What a customer gets for one code: the code, and its serial, PIN and expiry when it has them. */

@@ -15,6 +15,7 @@ import {
 } from '@raseed/kit';
 import { Types } from 'mongoose';
 import type { CodeStore } from '../data/codes';
+import type { StockLevels } from '../data/stock-levels';
 import type { Decision, Failure, Order, OrderFate, OrderStore } from '../data/orders';
 import type { DeletedUsers } from '../data/users';
 import { codeTexts } from './codes';
@@ -37,6 +38,8 @@ export interface OrderDeps {
   orders: OrderStore;
   /** Created products' stocks of codes, delivered the moment an order is paid. */
   codes: CodeStore;
+  /** Their levels as the store shows them, and their admins' settings. */
+  stock: StockLevels;
   catalog: ServiceClient;
   wallet: ServiceClient;
   logger: Logger;
@@ -77,7 +80,7 @@ async function price(deps: OrderDeps, user: SessionUser, draft: Draft) {
   }
   const total = product.unitPrice * draft.quantity;
   if (!Number.isSafeInteger(total) || total <= 0) throw badRequest(texts.unavailable, failed);
-  const stocked = product.kind === 'created' && (await deps.codes.stocked(product.id));
+  const stocked = product.kind === 'created' && (await sellsFromStock(deps, product.id));
   return {
     stocked,
     userId: user.id,
@@ -92,6 +95,17 @@ async function price(deps: OrderDeps, user: SessionUser, draft: Draft) {
     params: joinParams(product.params, values),
     fields: Object.fromEntries(product.params.map((label) => [label, values.get(label) ?? ''])),
   };
+}
+
+/**
+ * Whether an order for a created product is delivered from its stock of codes: it has one, and
+ * either a code to sell or no admin taking its orders by hand once it is out (then it waits for
+ * an admin, as an order of a product without codes does).
+ */
+async function sellsFromStock(deps: OrderDeps, productId: string): Promise<boolean> {
+  if (!(await deps.codes.stocked(productId))) return false;
+  const { manualWhenOut } = await deps.stock.settingsOf(productId);
+  return !manualWhenOut || (await deps.stock.hasAvailable(productId));
 }
 
 /** What a draft asks for, whatever the form of its params, for the Idempotency-Key's check. */
@@ -145,10 +159,11 @@ async function pay(deps: OrderDeps, order: Order): Promise<Placed> {
   let claimed: string[] | undefined;
   if (order.stocked) {
     claimed = await deps.codes.claim(orderId, order.productId, order.quantity);
+    deps.stock.changed(order.productId, order.productName);
     if (claimed.length < order.quantity) {
       const fate = await decideUnpaid(deps, order, { status: 409, error: codeTexts.outOfStock });
       // A debit that got there first (an earlier attempt of this order) keeps what it claimed.
-      if (fate.fate === 'void') await deps.codes.release(orderId);
+      if (fate.fate === 'void') await releaseCodes(deps, order);
       return fateAnswer(deps, order, fate);
     }
   }
@@ -166,9 +181,14 @@ async function pay(deps: OrderDeps, order: Order): Promise<Placed> {
     if (!(err instanceof HttpError) || err.status >= 500) throw err;
     fate = await decideUnpaid(deps, order, { status: err.status, error: err.message });
   }
-  if (order.stocked)
-    await (fate.fate === 'paid' ? deliver(deps, order, claimed) : deps.codes.release(orderId));
+  if (order.stocked) await (fate.fate === 'paid' ? deliver(deps, order, claimed) : releaseCodes(deps, order));
   return fateAnswer(deps, order, fate, balance);
+}
+
+/** Gives an order's codes back to its stock, which is counted again. */
+async function releaseCodes(deps: OrderDeps, order: Order): Promise<void> {
+  await deps.codes.release(order._id.toString());
+  deps.stock.changed(order.productId, order.productName);
 }
 
 /** Who delivers an order from stock, in its decision. */
@@ -366,7 +386,7 @@ async function repairClaims(deps: OrderDeps, unpaidAfterMs: number): Promise<num
     if (!order) continue;
     const fate = await deps.orders.fateOf(orderId);
     if (fate?.fate === 'void') {
-      await deps.codes.release(orderId);
+      await releaseCodes(deps, order);
       fixed++;
     } else if (
       fate?.fate === 'paid' &&

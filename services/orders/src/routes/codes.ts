@@ -11,6 +11,7 @@ import {
   z,
   type ApiRoutes,
 } from '@raseed/kit';
+import type { StockSettings } from '../data/stock-levels';
 import { codeTexts, readCodes, type CodeVault } from '../domain/codes';
 import type { OrderDeps, PricedProduct } from '../domain/orders';
 import { ORDER_ID, texts } from '../domain/rules';
@@ -20,6 +21,14 @@ const UPLOAD_MAX_BYTES = 2 * 1024 * 1024;
 const productParam = z.object({ productId: z.string().regex(/^c-[\w-]{1,64}$/, codeTexts.notStocked) });
 const orderParam = z.object({ orderId: z.string().regex(ORDER_ID, texts.orderMissing) });
 const counts = z.object({ available: z.number(), sold: z.number(), expired: z.number() });
+const settingsBody = z.object({
+  low_stock_threshold: z.number().int().min(0).max(10_000),
+  manual_when_out: z.boolean(),
+});
+const settingsView = (s: StockSettings) => ({
+  low_stock_threshold: s.lowThreshold,
+  manual_when_out: s.manualWhenOut,
+});
 
 /**
  * Stocks of codes for created products: admins upload them and see them masked, with counts;
@@ -59,7 +68,7 @@ export function codeRoutes(api: ApiRoutes, deps: OrderDeps, vault: CodeVault): v
     async (req, res) => {
       const { productId } = parseInput(productParam, req.params);
       const admin = currentUser(req);
-      await createdProduct(productId, admin.id);
+      const product = await createdProduct(productId, admin.id);
       const file = uploadedFile(req);
       if (!file?.size) throw badRequest(codeTexts.none);
       let text: string;
@@ -74,6 +83,8 @@ export function codeRoutes(api: ApiRoutes, deps: OrderDeps, vault: CodeVault): v
         { productId, batchId: batch._id, by: admin.id, added: batch.added, duplicates: batch.duplicates },
         'codes added to stock',
       );
+      // Counted before the answer: the store shows the product on sale again once the admin sees this.
+      await deps.stock.announce(productId, product.name);
       res.status(201).json({
         success: true,
         added: batch.added,
@@ -97,10 +108,11 @@ export function codeRoutes(api: ApiRoutes, deps: OrderDeps, vault: CodeVault): v
     async (req, res) => {
       const { productId } = parseInput(productParam, req.params);
       const query = parseInput(pageSchema, req.query);
-      const [[codes, total], stock, batches] = await Promise.all([
+      const [[codes, total], stock, batches, settings] = await Promise.all([
         deps.codes.page(productId, query.page, query.limit),
         deps.codes.counts(productId),
         deps.codes.batches(productId),
+        deps.stock.settingsOf(productId),
       ]);
       const now = Date.now();
       res.json({
@@ -122,8 +134,31 @@ export function codeRoutes(api: ApiRoutes, deps: OrderDeps, vault: CodeVault): v
           blank: b.blank,
           at: b.at,
         })),
+        settings: settingsView(settings),
         ...pageAnswer(query, total),
       });
+    },
+  );
+
+  api.route(
+    {
+      method: 'put',
+      path: '/api/orders/stock/{productId}/settings',
+      summary:
+        "A stock's settings: the codes left at which the admins get a low-stock e-mail (0: never), and whether orders wait for an admin once it is out instead of being refused 'Out of stock'",
+      access: 'admin',
+      body: settingsBody,
+      answer: z.object({ success: z.boolean(), settings: settingsBody, message: z.string() }),
+    },
+    async (req, res) => {
+      const { productId } = parseInput(productParam, req.params);
+      const settings = parseInput(settingsBody, req.body);
+      const admin = currentUser(req);
+      const product = await createdProduct(productId, admin.id);
+      const chosen = { lowThreshold: settings.low_stock_threshold, manualWhenOut: settings.manual_when_out };
+      await deps.stock.set(productId, product.name, chosen, admin.id);
+      deps.logger.info({ productId, by: admin.id, ...chosen }, 'stock settings changed');
+      res.json({ success: true, settings: settingsView(chosen), message: codeTexts.settingsSaved });
     },
   );
 
