@@ -6,7 +6,7 @@ import { UserStore, userModel } from './data/users';
 import { ensureFirstAdmin } from './domain/accounts';
 import { passwordHasher } from './domain/passwords';
 import { DigestStore } from './data/digest';
-import { onOrderPlaced, onTopUpSubmitted } from './events/digest';
+import { onOrderDisputed, onOrderPlaced, onOrderStuck, onTopUpSubmitted } from './events/digest';
 import { onDebtChanged, onPaymentConfirmed } from './events/figures';
 import { onOrderConfirmed, onOrderRejected, onTopUpConfirmed, onTopUpRejected } from './events/notices';
 import { messageModel } from './data/messages';
@@ -107,6 +107,8 @@ export function startAuth(config: AuthConfig): Promise<RunningService> {
       'order.rejected': onOrderRejected(notices),
       'payment.submitted': onTopUpSubmitted(digest),
       'order.placed': onOrderPlaced(digest),
+      'order.disputed': onOrderDisputed(digest),
+      'order.stuck': onOrderStuck(digest),
     });
     const digests = digestJobs(ctx.redis, ctx.logger, notices, {
       everySeconds: config.ADMIN_DIGEST_EVERY_SECONDS,

@@ -249,7 +249,38 @@ describe("the admins' digest", () => {
         placedAt: new Date().toISOString(),
       },
     });
-    for (const event of [...topUps, order!]) await applied(event);
+    // Delivered from stock at once: nothing for an admin to do.
+    const [instant] = await publishEvents('order.placed', {
+      key: customer.id,
+      data: {
+        orderId: newId(),
+        userId: customer.id,
+        productId: newId(),
+        productName: 'iTunes 25$',
+        quantity: 1,
+        total: 25_000_000,
+        placedAt: new Date().toISOString(),
+        fromStock: true,
+      },
+    });
+    const disputedOrder = newId();
+    const [disputed] = await publishEvents('order.disputed', {
+      key: disputedOrder,
+      data: { orderId: disputedOrder, kind: 'completed-after-refund', supplierOrderId: '9001' },
+    });
+    const stuckOrder = newId();
+    const [stuck] = await publishEvents('order.stuck', {
+      key: customer.id,
+      data: {
+        orderId: stuckOrder,
+        userId: customer.id,
+        productName: 'PUBG 660 UC',
+        total: 9_500_000,
+        placedAt: new Date(Date.now() - 7 * 3600_000).toISOString(),
+      },
+    });
+    const told = [...topUps, order!, disputed!, stuck!];
+    for (const event of [...told, instant!]) await applied(event);
     // A redelivered event is one item still.
     await auth.db
       .collection('processed_events')
@@ -257,7 +288,8 @@ describe("the admins' digest", () => {
     await republishEvents('payment.submitted', topUps[0]!);
     await applied(topUps[0]!);
     const items = auth.db.collection('digest_items');
-    expect(await items.countDocuments({ userId: customer.id })).toBe(3);
+    expect(await items.countDocuments({ userId: customer.id })).toBe(4);
+    expect(await items.countDocuments({ ref: disputedOrder })).toBe(1);
     await digests.resume();
 
     for (const [i, address] of admins.entries()) {
@@ -265,7 +297,19 @@ describe("the admins' digest", () => {
       const digest = mails.filter((m) => m.subject.startsWith('Waiting for you'));
       expect(digest).toHaveLength(1);
       const mail = digest[0]!;
-      expect(mail.subject).toBe('Waiting for you: 2 new top-ups and 1 new order');
+      expect(mail.subject).toBe(
+        'Waiting for you: 2 new top-ups, 1 new order, 1 new disputed order and 1 new stuck order',
+      );
+      expect(mail.text).not.toContain('iTunes 25$');
+      expect(mail.text).toContain('Disputed orders (1)');
+      expect(mail.text).toContain(
+        `- Order #${disputedOrder.slice(-8)}: the supplier completed it after it was refunded`,
+      );
+      expect(mail.text).toContain('Orders stuck at the supplier (1)');
+      expect(mail.text).toContain(
+        `- Order #${stuckOrder.slice(-8)}: PUBG 660 UC, 9.50$, from ${customer.username}`,
+      );
+      expect(mail.text).toContain(`${auth.config.PUBLIC_URL}/admin/disputed-orders`);
       expect(mail.text).toContain('Top-ups waiting (2)');
       expect(mail.text).toContain(`- 25.00$ by Whish-Money from ${customer.username} (${customer.email})`);
       expect(mail.text).toContain(`- 100.00$ by Binance from ${customer.username} (${customer.email})`);
@@ -279,8 +323,9 @@ describe("the admins' digest", () => {
     );
     const claims = await auth.db
       .collection('digest_claims')
-      .find({ _id: { $in: [...topUps, order!].map((e) => e.id) as never[] } })
+      .find({ _id: { $in: told.map((e) => e.id) as never[] } })
       .toArray();
+    expect(claims).toHaveLength(told.length);
     expect(new Set(claims.map((c) => c.digestId)).size).toBe(1);
 
     // Several runs later, nothing new: no second digest.

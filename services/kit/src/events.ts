@@ -81,6 +81,22 @@ export const eventSchemas = {
     quantity: z.number().int().positive(),
     total: micros.positive(),
     placedAt: z.string(),
+    /** Delivered from a stock of codes the moment it was paid: no one waits on it. */
+    fromStock: z.boolean().optional(),
+  }),
+  /** A supplier contradicted a settled order (a completion after our refund, a reject after its OK). */
+  'order.disputed': z.object({
+    orderId: z.string().min(1),
+    kind: z.enum(['completed-after-refund', 'rejected-after-ok']),
+    supplierOrderId: z.string(),
+  }),
+  /** A paid supplier order has waited longer than ORDER_STUCK_HOURS: an admin should decide it. */
+  'order.stuck': z.object({
+    orderId: z.string().min(1),
+    userId,
+    productName: z.string(),
+    total: micros.positive(),
+    placedAt: z.string(),
   }),
   'order.confirmed': z.object({
     orderId: z.string().min(1),

@@ -17,7 +17,7 @@ import type { FulfilmentDeps } from './domain/deps';
 import { CodeVault } from './domain/codes';
 import { repairDisputes } from './domain/disputes';
 import { handOff, repair } from './domain/orders';
-import type { StuckDeps } from './domain/stuck';
+import { noticeStuck, type StuckDeps } from './domain/stuck';
 import { fulfilmentJobs } from './jobs/fulfilment';
 import { codeRoutes } from './routes/codes';
 import { internalRoutes } from './routes/internal';
@@ -117,14 +117,17 @@ export function startOrders(config: OrdersConfig): Promise<RunningService> {
     stuckRoutes(api, stuck);
     internalRoutes(api, models, disputeRecords);
 
-    // Placements and decisions cut off by a crash are finished at start and then now and again.
+    // Placements and decisions cut off by a crash are finished at start and then now and again;
+    // orders that became stuck meanwhile are told to the admins.
     const runRepair = () =>
       repair(deps, config.ORDER_REPAIR_AFTER_SECONDS * 1000)
         .then(async (n) => n + (await repairDisputes(deps)))
         .then(
           (n) => n && ctx.logger.warn({ repaired: n }, 'finished orders that were cut off'),
           (err: unknown) => ctx.logger.error({ err }, 'repairing orders failed'),
-        );
+        )
+        .then(() => noticeStuck(stuck))
+        .catch((err: unknown) => ctx.logger.error({ err }, 'telling the admins of stuck orders failed'));
     await runRepair();
     const timer = setInterval(() => void runRepair(), REPAIR_EVERY_MS);
     ctx.onStop(async () => clearInterval(timer));

@@ -171,9 +171,13 @@ describe('a supplier that completes an order after we refunded it', () => {
         actions: ['deliver', 'write-off'],
       },
     });
-    // Asked again, the supplier says the same: the dispute is recorded once.
+    // Asked again, the supplier says the same: the dispute is recorded once, and told once.
     await sync();
     expect(await orders.db.collection('order_disputes').countDocuments({ _id: id as never })).toBe(1);
+    const told = await readEvents('order.disputed', (e) => e.data.orderId === id);
+    expect(told.map((e) => e.data)).toEqual([
+      { orderId: id, kind: 'completed-after-refund', supplierOrderId: atSupplier(id).orderId },
+    ]);
     expect((await disputedList()).filter((o) => o.id === id)).toHaveLength(1);
     // Nothing moved: the customer keeps the refund until an admin decides.
     expect(await orders.wallet.balance(user)).toBe(20);
@@ -505,6 +509,14 @@ describe('orders stuck at the supplier', () => {
     });
     // An order an admin decides by hand is not the supplier's: it is never stuck.
     expect(list.map((o) => o.id)).not.toContain(byHand);
+    // The admins are told once (order.stuck, within a repair round of 30 s).
+    const told = await readEvents('order.stuck', (e) => [id, byHand].includes(e.data.orderId), {
+      timeoutMs: 45_000,
+      settleMs: 2_000,
+    });
+    expect(told.map((e) => e.data)).toEqual([
+      expect.objectContaining({ orderId: id, userId: user.id, productName: expect.any(String) }),
+    ]);
     expect((await decideStuck(byHand, { action: 'rejected' }).expect(409)).body.error).toBe(stuckText);
     await orders.http().get('/api/orders/stuck').set(bearer(user)).expect(403);
     await decideStuck(id, { action: 'rejected' }, user).expect(403);

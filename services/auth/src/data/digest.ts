@@ -1,14 +1,18 @@
 import { insertNew, isDuplicateKey, modelOf } from '@raseed/kit';
 import { Schema, type Connection } from 'mongoose';
 
-/** A new waiting top-up or order the admins have not been told of yet, keyed by its event's id. */
+/**
+ * What the admins have not been told of yet, keyed by its event's id: a new waiting top-up or
+ * order, an order a supplier disputed, an order stuck at the supplier.
+ */
 export interface DigestItem {
   _id: string;
-  kind: 'top-up' | 'order';
+  kind: 'top-up' | 'order' | 'disputed' | 'stuck';
   /** The payment's or the order's id. */
   ref: string;
+  /** The customer's id; none for a dispute, which names the order only. */
   userId: string;
-  /** The top-up's method, or the order's product and quantity. */
+  /** The top-up's method, the order's product and quantity, or what the supplier did. */
   what: string;
   /** Micro-dollars. */
   amount: number;
@@ -27,9 +31,9 @@ export interface DigestClaim {
 const itemSchema = new Schema(
   {
     _id: { type: String },
-    kind: { type: String, enum: ['top-up', 'order'], required: true },
+    kind: { type: String, enum: ['top-up', 'order', 'disputed', 'stuck'], required: true },
     ref: { type: String, required: true },
-    userId: { type: String, required: true },
+    userId: { type: String, default: '' },
     what: { type: String, required: true },
     amount: { type: Number, required: true },
     at: { type: Date, required: true },

@@ -102,6 +102,9 @@ export function adminDigestEmail(
 ): Email {
   const topUps = items.filter((i) => i.kind === 'top-up');
   const orders = items.filter((i) => i.kind === 'order');
+  const disputed = items.filter((i) => i.kind === 'disputed');
+  const stuck = items.filter((i) => i.kind === 'stuck');
+  const help = { text: 'Decide them on Disputed & Stuck', link: `${publicUrl}/admin/disputed-orders` };
   const customer = (i: DigestItem) => customers.get(i.userId) ?? `user ${i.userId}`;
   const sections = [
     {
@@ -114,13 +117,29 @@ export function adminDigestEmail(
       page: { text: 'See them on Active Orders', link: `${publicUrl}/admin/active-orders` },
       lines: orders.map((i) => `${i.what}, ${money(i.amount)}, from ${customer(i)}, ${when(i.at)}`),
     },
+    {
+      title: `Disputed orders (${disputed.length})`,
+      page: help,
+      lines: disputed.map((i) => `Order #${i.ref.slice(-8)}: ${i.what}, ${when(i.at)}`),
+    },
+    {
+      title: `Orders stuck at the supplier (${stuck.length})`,
+      page: help,
+      lines: stuck.map(
+        (i) =>
+          `Order #${i.ref.slice(-8)}: ${i.what}, ${money(i.amount)}, from ${customer(i)}, placed ${when(i.at)}`,
+      ),
+    },
   ].filter((s) => s.lines.length);
   const subject = `Waiting for you: ${[
     topUps.length ? count(topUps.length, 'top-up') : '',
     orders.length ? count(orders.length, 'order') : '',
+    disputed.length ? count(disputed.length, 'disputed order') : '',
+    stuck.length ? count(stuck.length, 'stuck order') : '',
   ]
     .filter(Boolean)
-    .join(' and ')}`;
+    .join(', ')
+    .replace(/, ([^,]*)$/, ' and $1')}`;
   const text = [
     'New since the last digest:',
     ...sections.map((s) =>

@@ -8,6 +8,8 @@ import {
   type Outbox,
 } from '@raseed/kit';
 import { Schema, type Connection, type FilterQuery } from 'mongoose';
+import { orderDisputed, orderStuck } from '../events/published';
+import type { Order } from './orders';
 
 /**
  * A supplier order we settled that the supplier is still asked about until `until` (see
@@ -78,6 +80,14 @@ const disputeSchema = new Schema(
   { versionKey: false },
 );
 disputeSchema.index({ resolution: 1, at: -1 });
+disputeSchema.plugin(carriesEvents);
+
+/** A stuck order told to the admins, once, by this insert carrying order.stuck. */
+const stuckNoticeSchema = new Schema(
+  { _id: String, at: { type: Date, required: true } },
+  { versionKey: false },
+);
+stuckNoticeSchema.plugin(carriesEvents);
 
 const resolutionSchema = new Schema(
   {
@@ -106,6 +116,12 @@ export function disputeModels(conn: Connection) {
     Dispute: modelOf<Dispute>(conn, 'Dispute', disputeSchema, 'order_disputes'),
     Resolution: modelOf<Resolution>(conn, 'Resolution', resolutionSchema, 'order_resolutions'),
     ActionKey: modelOf<ActionKey>(conn, 'ActionKey', actionKeySchema, 'order_action_keys'),
+    StuckNotice: modelOf<{ _id: string; at: Date }>(
+      conn,
+      'StuckNotice',
+      stuckNoticeSchema,
+      'order_stuck_notices',
+    ),
   };
 }
 export type DisputeModels = ReturnType<typeof disputeModels>;
@@ -150,9 +166,16 @@ export class DisputeStore {
     return ids.filter((id) => !disputed.has(id));
   }
 
-  /** Records a dispute once; answers whether this call recorded it. */
+  /** Records a dispute once, announced by order.disputed; answers whether this call recorded it. */
   async open(dispute: Omit<Dispute, 'at' | 'resolution'>): Promise<boolean> {
-    return (await insertOnce(this.models.Dispute, { ...dispute, at: new Date(), resolution: null })).first;
+    const record = { ...dispute, at: new Date(), resolution: null };
+    return (await this.outbox.insertOnce(this.models.Dispute, record, [orderDisputed(record)])).first;
+  }
+
+  /** Tells the admins of a stuck order once; answers whether this call told them. */
+  async noticeStuck(order: Order): Promise<boolean> {
+    const notice = { _id: order._id.toString(), at: new Date() };
+    return (await this.outbox.insertOnce(this.models.StuckNotice, notice, [orderStuck(order)])).first;
   }
 
   find(orderId: string) {

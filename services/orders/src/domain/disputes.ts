@@ -82,6 +82,7 @@ export async function watchSupplier(deps: FulfilmentDeps): Promise<number> {
     });
     if (first) {
       opened++;
+      deps.published();
       deps.logger.warn(
         { orderId: answer.uuid, kind, supplierOrderId: answer.orderId },
         'supplier order disputed',

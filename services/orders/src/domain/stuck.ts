@@ -25,6 +25,23 @@ export interface StuckDeps extends FulfilmentDeps {
   stuckMs: number;
 }
 
+/** How far back the admins are told of orders that became stuck (an order stuck longer is on the list anyway). */
+const NOTICED_WITHIN_MS = 24 * 3600_000;
+
+/** Tells the admins once of each order that became stuck lately (order.stuck); answers how many were told now. */
+export async function noticeStuck(deps: StuckDeps): Promise<number> {
+  const before = new Date(Date.now() - deps.stuckMs);
+  const range = { from: new Date(before.getTime() - NOTICED_WITHIN_MS) };
+  let told = 0;
+  for (let page = 1; ; page++) {
+    const [orders] = await deps.orders.stuck(before, range, page, 100);
+    for (const order of orders) if (await deps.disputes.noticeStuck(order)) told++;
+    if (orders.length < 100) break;
+  }
+  if (told) deps.published();
+  return told;
+}
+
 /** One page of the stuck orders placed within the dates, oldest first, and how many there are. */
 export function stuckOrders(deps: StuckDeps, query: { page: number; limit: number; from?: Date; to?: Date }) {
   return deps.orders.stuck(new Date(Date.now() - deps.stuckMs), query, query.page, query.limit);

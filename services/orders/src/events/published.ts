@@ -9,6 +9,7 @@ interface OrderFacts {
   quantity: number;
   total: number;
   createdAt: Date;
+  stocked?: boolean;
 }
 
 export const orderPlaced = (o: OrderFacts) =>
@@ -20,6 +21,27 @@ export const orderPlaced = (o: OrderFacts) =>
     quantity: o.quantity,
     total: o.total,
     placedAt: o.createdAt.toISOString(),
+    ...(o.stocked && { fromStock: true }),
+  });
+
+export const orderStuck = (o: OrderFacts) =>
+  createEvent('orders', 'order.stuck', o.userId, {
+    orderId: o._id.toString(),
+    userId: o.userId,
+    productName: o.productName,
+    total: o.total,
+    placedAt: o.createdAt.toISOString(),
+  });
+
+export const orderDisputed = (d: {
+  _id: string;
+  kind: 'completed-after-refund' | 'rejected-after-ok';
+  supplierOrderId: string;
+}) =>
+  createEvent('orders', 'order.disputed', d._id, {
+    orderId: d._id,
+    kind: d.kind,
+    supplierOrderId: d.supplierOrderId,
   });
 
 export const orderConfirmed = (o: OrderFacts, replay: string | null) =>
