@@ -71,11 +71,15 @@ const HEARD: { [T in EventType]?: (data: EventEnvelope<T>['data']) => Heard } = 
     id: paymentId,
     admins: 'waiting-payments',
   }),
+  // Disputed & Stuck: for admins only.
+  'order.disputed': () => ({ admins: 'waiting-orders' }),
+  'order.stuck': () => ({ admins: 'waiting-orders' }),
 };
 
 interface Heard {
-  userId: string;
-  change: LiveChange;
+  /** The user whose own change it is, and what it is to them. */
+  userId?: string;
+  change?: LiveChange;
   /** The order or payment that changed: the user's own. */
   id?: string;
   /** What every admin hears of it. */
@@ -180,8 +184,10 @@ export class LiveStreams {
     const hear = HEARD[event.type] as ((data: unknown) => Heard) | undefined;
     if (!hear) return;
     const { userId, change, id, admins } = hear(event.data);
-    const own = message(change, id === undefined ? {} : { id });
-    for (const stream of this.byUser.get(userId) ?? []) stream.res.write(own);
+    if (userId && change) {
+      const own = message(change, id === undefined ? {} : { id });
+      for (const stream of this.byUser.get(userId) ?? []) stream.res.write(own);
+    }
     if (!admins) return;
     const waiting = message(admins, {});
     for (const stream of this.admins) stream.res.write(waiting);

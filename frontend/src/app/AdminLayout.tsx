@@ -9,7 +9,9 @@ function AdminMenu() {
   const pollingInterval = useFallbackPolling();
   const orders = useOrderStatsQuery(undefined, { pollingInterval });
   const payments = usePaymentStatsQuery(undefined, { pollingInterval });
-  // No event tells of a dispute or a stuck order: asked every 10 s. The first page of each list, as the Disputed & Stuck page first asks for it: one request serves both.
+  // New disputes and stuck orders come on the stream; a write-off has no event, so these are
+  // asked every 10 s too. The first page of each list, as the Disputed & Stuck page first asks
+  // for it: one request serves both.
   const disputed = useDisputedOrdersQuery({ page: 1 }, { pollingInterval: ADMIN_POLL_MS });
   const stuck = useStuckOrdersQuery({ page: 1 }, { pollingInterval: ADMIN_POLL_MS });
   const needHelp = (disputed.data?.total ?? 0) + (stuck.data?.total ?? 0);
