@@ -67,6 +67,72 @@ describe('codes in stock', () => {
     expect(faults(shopper.problems)).toEqual([]);
   });
 
+  it('sells the last 50 codes to 50 of 200 racing orders, as the admin, the buyers and the store then show', async () => {
+    const store = walk.store();
+    const product = await store.createProduct({ dollars: '1', params: 'Account e-mail' });
+    const admin = await open(1280);
+    await signIn(admin.page, store.adminEmail, store.adminPassword);
+    await admin.page.goto('/admin/create');
+    await admin.page.getByRole('button', { name: `Codes of ${product.name}` }).click();
+    const codes = Array.from({ length: 50 }, (_, i) => `RACE-${String(i).padStart(4, '0')}-Q7`);
+    await admin.page.getByLabel(/Paste codes/).fill(codes.join('\n'));
+    await admin.page.getByRole('button', { name: 'Add codes' }).click();
+    await counts(admin.page, 'Available: 50');
+
+    const customers = await Promise.all(
+      Array.from({ length: 20 }, async () => {
+        const customer = await store.newCustomer();
+        await store.creditWallet(customer.id, 10);
+        return customer;
+      }),
+    );
+    const answers = await Promise.all(
+      Array.from({ length: 200 }, (_, i) =>
+        store
+          .api()
+          .post('/api/orders')
+          .set('Authorization', `Bearer ${customers[i % 20]!.token}`)
+          .send({ product_id: product.id, quantity: 1, params: 'Account e-mail:race@example.com' }),
+      ),
+    );
+    const sold = answers.filter((a) => a.status === 201);
+    const refused = answers.filter((a) => a.status === 409);
+    expect([sold.length, refused.length]).toEqual([50, 150]);
+    expect(new Set(refused.map((a) => a.body.error))).toEqual(new Set(['Out of stock']));
+
+    // The admin's counts, and the store showing the product sold out.
+    await admin.page.reload();
+    await admin.page.getByRole('button', { name: `Codes of ${product.name}` }).click();
+    await counts(admin.page, 'Available: 0 · Sold: 50');
+    const first = answers.findIndex((a) => a.status === 201);
+    const buyer = customers[first % 20]!;
+    const shopper = await open(375, { permissions: ['clipboard-read', 'clipboard-write'] });
+    await signIn(shopper.page, buyer.email, buyer.password);
+    const card = shopper.page.locator('[aria-label="Products"] button').filter({ hasText: product.name });
+    await expect(
+      poll(
+        async () => {
+          await shopper.page.goto('/category/Steam');
+          await card.waitFor();
+          return card.filter({ hasText: 'Out of stock' }).count();
+        },
+        (n) => n === 1,
+      ),
+    ).resolves.toBe(1);
+
+    // A buyer reveals one of the codes on a phone.
+    await shopper.page.goto('/my-orders');
+    const orderId = answers[first]!.body.orderId as string;
+    await shopper.page.getByText(`#${orderId.slice(-8)}`).click();
+    await shopper.page.getByRole('button', { name: 'Reveal code' }).click();
+    const code = shopper.page.getByText(/^RACE-\d{4}-Q7$/);
+    await code.waitFor();
+    expect(codes).toContain(await code.textContent());
+    await screenshot(shopper.page, 'my-orders-revealed-code');
+    expect(faults(admin.problems)).toEqual([]);
+    expect(faults(shopper.problems)).toEqual([]);
+  });
+
   it.each(WIDTHS)(
     'shows a sold-out product dimmed, and on sale again once its admin takes orders by hand, at %i px',
     async (width) => {

@@ -37,7 +37,7 @@ export function OrderRow({ order, staff = false, open, children }: OrderRowProps
         {staff && ` · User id: ${order.user_id}`}
         {staff && order.order_id && ` · Supplier order: ${order.order_id}`}
       </p>
-      <h3>Additional Information</h3>
+      <h2 className="row__heading">Additional Information</h2>
       <Params params={order.params} />
       {order.replay_api && (
         <p className="reply">
