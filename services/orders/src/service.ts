@@ -19,6 +19,7 @@ import { handOff, repair } from './domain/orders';
 import type { StuckDeps } from './domain/stuck';
 import { fulfilmentJobs } from './jobs/fulfilment';
 import { codeRoutes } from './routes/codes';
+import { internalCodeRoutes } from './routes/codes-internal';
 import { internalRoutes } from './routes/internal';
 import { disputeRoutes } from './routes/disputes';
 import { orderRoutes } from './routes/orders';
@@ -110,6 +111,7 @@ export function startOrders(config: OrdersConfig): Promise<RunningService> {
     };
     stuckRoutes(api, stuck);
     internalRoutes(api, models, disputeRecords);
+    internalCodeRoutes(api, deps, vault);
 
     // Placements and decisions cut off by a crash are finished at start and then now and again.
     const runRepair = () =>
