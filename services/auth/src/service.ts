@@ -1,4 +1,4 @@
-import { ApiRoutes, Limit, sessionKeys, startService, type RunningService } from '@raseed/kit';
+import { ApiRoutes, Limit, ServiceClient, sessionKeys, startService, type RunningService } from '@raseed/kit';
 import type { AuthConfig } from './config';
 import { FiguresStore } from './data/figures';
 import { ResetStore } from './data/resets';
@@ -92,8 +92,17 @@ export function startAuth(config: AuthConfig): Promise<RunningService> {
     contactRoutes(api, { ...deps, messages });
 
     // The Users List's debt and sales, kept from the wallet's and payments' events; the
-    // customers' top-up and order e-mails; the items of the admins' digest.
-    const notices = { users, emails, digest, publicUrl: config.PUBLIC_URL };
+    // customers' top-up and order e-mails (an order's codes read from orders); the items of the
+    // admins' digest.
+    const notices = {
+      users,
+      emails,
+      digest,
+      publicUrl: config.PUBLIC_URL,
+      orders: config.ORDERS_URL && new ServiceClient('orders', config.ORDERS_URL, config.SERVICE_TOKEN),
+      secretKey: config.JWT_SECRET,
+      logger: ctx.logger,
+    };
     const saleOf = onPaymentConfirmed(figures);
     const topUpConfirmed = onTopUpConfirmed(notices);
     await ctx.consume({
