@@ -9,6 +9,7 @@ import { DigestStore } from './data/digest';
 import { onOrderPlaced, onTopUpSubmitted } from './events/digest';
 import { onDebtChanged, onPaymentConfirmed } from './events/figures';
 import { onOrderConfirmed, onOrderRejected, onTopUpConfirmed, onTopUpRejected } from './events/notices';
+import { onStockLow } from './events/stock';
 import { messageModel } from './data/messages';
 import { digestJobs } from './jobs/digest';
 import { emailQueue, startEmailWorker } from './jobs/email';
@@ -93,7 +94,7 @@ export function startAuth(config: AuthConfig): Promise<RunningService> {
 
     // The Users List's debt and sales, kept from the wallet's and payments' events; the
     // customers' top-up and order e-mails (an order's codes read from orders); the items of the
-    // admins' digest.
+    // admins' digest and their low-stock e-mails.
     const notices = {
       users,
       emails,
@@ -116,6 +117,7 @@ export function startAuth(config: AuthConfig): Promise<RunningService> {
       'order.rejected': onOrderRejected(notices),
       'payment.submitted': onTopUpSubmitted(digest),
       'order.placed': onOrderPlaced(digest),
+      'stock.low': onStockLow(notices),
     });
     const digests = digestJobs(ctx.redis, ctx.logger, notices, {
       everySeconds: config.ADMIN_DIGEST_EVERY_SECONDS,

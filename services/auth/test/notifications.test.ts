@@ -27,7 +27,8 @@ import { EMAIL_QUEUE, emailQueue, type Email } from '../src/jobs/email';
 import { bearer, PASSWORD, startTestAuth, type TestAuth } from './support';
 
 /**
- * The customers' top-up and order e-mails and the admins' digest, from the real events through Kafka to the mail catcher; an order's codes are read from the real orders
+ * The customers' top-up and order e-mails, the admins' digest and low-stock e-mails, from the
+ * real events through Kafka to the mail catcher; an order's codes are read from the real orders
  * service.
  */
 let auth: TestAuth;
@@ -345,6 +346,54 @@ describe('the e-mail preference', () => {
       .send({ email_notifications: true })
       .expect(200);
     expect((await read()).body).toEqual({ success: true, email_notifications: true });
+  });
+});
+
+describe("the admins' low-stock e-mail", () => {
+  it('tells every admin once of a product running low, with a link to add codes, even when the event comes again', async () => {
+    const admin = await auth.adminToken();
+    const second = `${uniqueName('admin')}@raseed.test`;
+    await auth
+      .http()
+      .post('/api/create-admin')
+      .set(bearer(admin))
+      .send({ username: uniqueName('admin'), email: second, password: PASSWORD, phone: '+961 70 000000' })
+      .expect(201);
+    const admins = (await auth.db.collection('users').find({ role: 'admin' }).toArray()).map(
+      (a) => a.email as string,
+    );
+    expect(admins).toContain(second);
+    const productName = `Steam <${uniqueName('card')}>`;
+    const lowStock = async (address: string) =>
+      (await waitForEmail(address, 20_000)).filter((m) => m.subject.includes(productName));
+
+    const [event] = await publishEvents('stock.low', {
+      key: 'c-steam',
+      data: { productId: 'c-steam', productName, available: 3, threshold: 5 },
+    });
+    for (const address of admins) {
+      const mails = await eventually(async () => {
+        const found = await lowStock(address);
+        return found.length ? found : undefined;
+      });
+      expect(mails).toHaveLength(1);
+      const mail = mails[0]!;
+      expect(mail.subject).toBe(`Low stock: ${productName}, 3 codes left`);
+      expect(mail.text).toContain(`${productName} has 3 codes left in stock; its low-stock alert is at 5.`);
+      expect(mail.text).toContain(`Add codes on the Create page: ${auth.config.PUBLIC_URL}/admin/create`);
+      expect(mail.html).toContain(`<a href="${auth.config.PUBLIC_URL}/admin/create">`);
+      expect(mail.html).not.toContain('<card');
+    }
+
+    // Redelivered after a crash before the event was remembered: no second e-mail.
+    await applied(event!);
+    await auth.db
+      .collection('processed_events')
+      .deleteOne({ _id: `${auth.config.KAFKA_GROUP}:${event!.id}` as never });
+    await republishEvents('stock.low', event!);
+    await applied(event!);
+    await new Promise((r) => setTimeout(r, 1500));
+    for (const address of admins) expect(await lowStock(address)).toHaveLength(1);
   });
 });
 

@@ -126,6 +126,19 @@ export function orderRejectedEmail(
   ]);
 }
 
+/** Admins told that a product's stock of codes runs low, with where to add more. */
+export function lowStockEmail(
+  publicUrl: string,
+  to: string,
+  stock: { productName: string; available: number; threshold: number },
+): Email {
+  const left = `${stock.available} ${stock.available === 1 ? 'code' : 'codes'} left`;
+  return compose(to, `Low stock: ${stock.productName}, ${left}`, [
+    `${stock.productName} has ${left} in stock; its low-stock alert is at ${stock.threshold}.`,
+    { text: 'Add codes on the Create page', link: `${publicUrl}/admin/create` },
+  ]);
+}
+
 const count = (n: number, one: string) => `${n} new ${one}${n === 1 ? '' : 's'}`;
 const when = (at: Date) => `${at.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 
