@@ -59,18 +59,29 @@ const order = (user: TestUser) =>
 const longAgo = () => new Date(Date.now() - 3600_000);
 
 describe('npm run reconcile', () => {
-  it('finds a store of paid, confirmed and refunded orders clean', async () => {
+  it('finds a store of paid, confirmed and refunded orders and a code sold from stock clean', async () => {
     const user = await customer(10);
     const [kept, accepted, refused] = await Promise.all([order(user), order(user), order(user)]);
     await orders.decide(accepted.body.orderId, 'confirmed', 'CODE-1').expect(200);
     await orders.decide(refused.body.orderId, 'rejected').expect(200);
     expect(kept.status).toBe(201);
+    const stocked = await orders.createdProduct('2');
+    await orders
+      .http()
+      .post(`/api/orders/stock/${stocked}/codes`)
+      .set(bearer(admin))
+      .attach('file', Buffer.from('STOCK-0001\nSTOCK-0002\n'), 'codes.csv')
+      .expect(201);
+    await orders
+      .order(user, { product_id: stocked, quantity: 1, params: 'Account e-mail:a@b.c' })
+      .expect(201);
     // Entries younger than a minute count as on their way; age them as time would.
     await money.wallet.db.collection('entries').updateMany({}, { $set: { createdAt: longAgo() } });
     await orders.db.collection('orders').updateMany({}, { $set: { createdAt: longAgo() } });
     await orders.db.collection('order_decisions').updateMany({}, { $set: { at: longAgo() } });
     const { code, lines } = await reconcile();
     expect(lines.filter((l) => l.includes('MISMATCH'))).toEqual([]);
+    expect(lines).toContain('codes: 1 sold, all on confirmed orders');
     expect(code).toBe(0);
   });
 

@@ -1,4 +1,4 @@
-import { loadConfig, secretOrDevelopment } from '@raseed/kit';
+import { loadConfig, secretOrDevelopment, urlList } from '@raseed/kit';
 import { z } from 'zod';
 
 export function loadAuthConfig(env: NodeJS.ProcessEnv = process.env) {
@@ -19,6 +19,8 @@ export function loadAuthConfig(env: NodeJS.ProcessEnv = process.env) {
       RESET_EMAIL_LIMIT: z.coerce.number().int().positive().default(5),
       /** How often the admins are e-mailed a digest of new waiting top-ups and orders, if any. */
       ADMIN_DIGEST_EVERY_SECONDS: z.coerce.number().int().positive().default(300),
+      /** Where the codes of an order confirmed from stock are read for its e-mail (unset: the e-mail carries none). */
+      ORDERS_URL: urlList.optional(),
     },
     env,
   );

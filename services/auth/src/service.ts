@@ -1,4 +1,4 @@
-import { ApiRoutes, Limit, sessionKeys, startService, type RunningService } from '@raseed/kit';
+import { ApiRoutes, Limit, ServiceClient, sessionKeys, startService, type RunningService } from '@raseed/kit';
 import type { AuthConfig } from './config';
 import { FiguresStore } from './data/figures';
 import { ResetStore } from './data/resets';
@@ -9,6 +9,7 @@ import { DigestStore } from './data/digest';
 import { onOrderDisputed, onOrderPlaced, onOrderStuck, onTopUpSubmitted } from './events/digest';
 import { onDebtChanged, onPaymentConfirmed } from './events/figures';
 import { onOrderConfirmed, onOrderRejected, onTopUpConfirmed, onTopUpRejected } from './events/notices';
+import { onStockLow } from './events/stock';
 import { messageModel } from './data/messages';
 import { digestJobs } from './jobs/digest';
 import { emailQueue, startEmailWorker } from './jobs/email';
@@ -92,8 +93,17 @@ export function startAuth(config: AuthConfig): Promise<RunningService> {
     contactRoutes(api, { ...deps, messages });
 
     // The Users List's debt and sales, kept from the wallet's and payments' events; the
-    // customers' top-up and order e-mails; the items of the admins' digest.
-    const notices = { users, emails, digest, publicUrl: config.PUBLIC_URL };
+    // customers' top-up and order e-mails (an order's codes read from orders); the items of the
+    // admins' digest and their low-stock e-mails.
+    const notices = {
+      users,
+      emails,
+      digest,
+      publicUrl: config.PUBLIC_URL,
+      orders: config.ORDERS_URL && new ServiceClient('orders', config.ORDERS_URL, config.SERVICE_TOKEN),
+      secretKey: config.JWT_SECRET,
+      logger: ctx.logger,
+    };
     const saleOf = onPaymentConfirmed(figures);
     const topUpConfirmed = onTopUpConfirmed(notices);
     await ctx.consume({
@@ -109,6 +119,7 @@ export function startAuth(config: AuthConfig): Promise<RunningService> {
       'order.placed': onOrderPlaced(digest),
       'order.disputed': onOrderDisputed(digest),
       'order.stuck': onOrderStuck(digest),
+      'stock.low': onStockLow(notices),
     });
     const digests = digestJobs(ctx.redis, ctx.logger, notices, {
       everySeconds: config.ADMIN_DIGEST_EVERY_SECONDS,

@@ -1,29 +1,51 @@
-import { createQueue, redisConnection, type EventEnvelope } from '@raseed/kit';
 import {
+  createQueue,
+  DEV_SECRETS,
+  redisConnection,
+  type EventEnvelope,
+  type RunningService,
+} from '@raseed/kit';
+import {
+  dropDatabase,
   eventually,
+  openDatabase,
   publishEvents,
   republishEvents,
+  testEnv,
   uniqueName,
   waitForEmail,
   type CaughtEmail,
 } from '@raseed/kit/testing';
 import type { Queue } from 'bullmq';
 import type IORedis from 'ioredis';
-import { Types } from 'mongoose';
+import { Types, type Connection } from 'mongoose';
+import { loadOrdersConfig, type OrdersConfig } from '../../orders/src/config';
+import { CodeVault, maskCode, type CodeContent } from '../../orders/src/domain/codes';
+import { startOrders } from '../../orders/src/service';
 import { DIGEST_QUEUE } from '../src/jobs/digest';
-import { emailQueue, type Email } from '../src/jobs/email';
+import { EMAIL_QUEUE, emailQueue, type Email } from '../src/jobs/email';
 import { bearer, PASSWORD, startTestAuth, type TestAuth } from './support';
 
 /**
- * The customers' top-up and order e-mails and the admins' digest, from the real events through
- * Kafka to the mail catcher.
+ * The customers' top-up and order e-mails, the admins' digest and low-stock e-mails, from the
+ * real events through Kafka to the mail catcher; an order's codes are read from the real orders
+ * service.
  */
 let auth: TestAuth;
 let redis: IORedis;
 let emails: Queue<Email>;
 let digests: Queue<{ reason: string }>;
+let orders: RunningService;
+let ordersConfig: OrdersConfig;
+let ordersDb: Connection;
 beforeAll(async () => {
-  auth = await startTestAuth({ ADMIN_DIGEST_EVERY_SECONDS: '1' });
+  // Orders answers the codes of its orders; the wallet and catalog it calls are not needed here.
+  ordersConfig = loadOrdersConfig(
+    testEnv('orders', { WALLET_URL: 'http://127.0.0.1:9', CATALOG_URL: 'http://127.0.0.1:9' }),
+  );
+  orders = await startOrders(ordersConfig);
+  ordersDb = await openDatabase(ordersConfig.MONGO_DB);
+  auth = await startTestAuth({ ADMIN_DIGEST_EVERY_SECONDS: '1', ORDERS_URL: orders.url });
   redis = redisConnection(auth.config.REDIS_URL);
   emails = emailQueue(redis, auth.config.QUEUE_PREFIX);
   digests = createQueue(DIGEST_QUEUE, redis, auth.config.QUEUE_PREFIX);
@@ -33,6 +55,9 @@ afterAll(async () => {
   await Promise.all([emails.close(), digests.close()]);
   await redis.quit();
   await auth.stop();
+  await orders.stop();
+  await ordersDb.close();
+  await dropDatabase(ordersConfig.MONGO_DB);
 });
 
 const newId = () => new Types.ObjectId().toString();
@@ -54,6 +79,68 @@ async function onlyEmail(address: string): Promise<CaughtEmail> {
   const mails = await waitForEmail(address);
   expect(mails).toHaveLength(1);
   return mails[0]!;
+}
+
+/**
+ * An order of `codes.length` gift cards confirmed from stock, as orders records it (the codes
+ * sealed, each claimed by the order, the decision taken); answers its id and reply.
+ */
+async function stockedOrder(
+  userId: string,
+  codes: CodeContent[],
+): Promise<{ orderId: string; replay: string }> {
+  const vault = new CodeVault(DEV_SECRETS.CODES_KEY);
+  const orderId = new Types.ObjectId();
+  const id = orderId.toString();
+  const productId = `c-${newId()}`;
+  const replay = `Delivered: ${codes.map((c) => maskCode(c.code)).join(', ')}. Reveal the full code in My Orders.`;
+  const now = new Date();
+  const stocked = codes.map((content, slot) => ({
+    _id: new Types.ObjectId(),
+    productId,
+    digest: vault.digest(productId, content.code),
+    sealed: vault.seal(productId, content),
+    mask: maskCode(content.code),
+    expiresAt: null,
+    batchId: newId(),
+    claimedBy: id,
+    at: now,
+    slot,
+  }));
+  await ordersDb.collection('stock_codes').insertMany(stocked.map(({ slot: _, ...code }) => code));
+  await ordersDb
+    .collection('stock_claims')
+    .insertMany(
+      stocked.map((c) => ({ _id: c._id.toString() as never, orderId: id, productId, slot: c.slot, at: now })),
+    );
+  await ordersDb.collection('orders').insertOne({
+    _id: orderId,
+    userId,
+    username: 'buyer',
+    productId,
+    productName: 'Gift card',
+    kind: 'created',
+    supplierId: null,
+    quantity: codes.length,
+    unitPrice: 2_000_000,
+    total: 2_000_000 * codes.length,
+    params: '',
+    fields: {},
+    status: 'confirmed',
+    paid: true,
+    failed: null,
+    fingerprint: null,
+    stocked: true,
+    replay,
+    externalId: null,
+    reason: null,
+    createdAt: now,
+    decidedAt: now,
+  });
+  await ordersDb
+    .collection('order_decisions')
+    .insertOne({ _id: id as never, action: 'confirmed', replay, reason: null, by: 'stock', at: now });
+  return { orderId: id, replay };
 }
 
 const topUp = (userId: string, amount: number, productName = 'Whish-Money', type: 'IN' | 'OUT' = 'IN') => ({
@@ -134,6 +221,59 @@ describe("a customer's e-mails", () => {
     expect(await waitForEmail(customer.email)).toHaveLength(1);
   });
 
+  it('carries the codes of an order delivered from stock whole, never in the queued job', async () => {
+    const customer = await auth.newCustomer();
+    const codes = [
+      { code: 'GIFT-<7777>&"Q"', serial: 'SN-42', pin: '0099', expires: '2099-12-31' },
+      { code: 'GIFT-8888-PLAIN' },
+    ];
+    const { orderId, replay } = await stockedOrder(customer.id, codes);
+    const [event] = await publishEvents('order.confirmed', {
+      key: customer.id,
+      data: { orderId, userId: customer.id, total: 4_000_000, replay },
+    });
+    const mail = await onlyEmail(customer.email);
+    expect(mail.subject).toBe(`Your order #${orderId.slice(-8)} is confirmed`);
+    expect(mail.text).toContain(replay);
+    expect(mail.text).toContain(
+      'Your 2 codes:\n\nCode: GIFT-<7777>&"Q", Serial: SN-42, PIN: 0099, Expires: 2099-12-31\nCode: GIFT-8888-PLAIN',
+    );
+    expect(mail.html).toContain(
+      'Code: GIFT-&#60;7777&#62;&#38;&#34;Q&#34;, Serial: SN-42, PIN: 0099, Expires: 2099-12-31\nCode: GIFT-8888-PLAIN',
+    );
+    expect(mail.html).not.toContain('GIFT-<7777>');
+
+    // What waits in Redis (and shows on the queue board) holds the codes sealed only.
+    const job = await emails.getJob(`notice-${event!.id}`);
+    expect(job?.data.sealed).toEqual(expect.any(String));
+    const stored = JSON.stringify(
+      await redis.hgetall(`${auth.config.QUEUE_PREFIX}:${EMAIL_QUEUE}:notice-${event!.id}`),
+    );
+    expect(stored).toContain('{{secret}}');
+    for (const secret of ['GIFT-<7777>', '7777', 'GIFT-8888-PLAIN', 'SN-42', '0099']) {
+      expect(stored).not.toContain(secret);
+      expect(JSON.stringify(job!.data)).not.toContain(secret);
+    }
+  });
+
+  it('sends no codes, and no e-mail, to a customer who turned order e-mails off', async () => {
+    const customer = await auth.newCustomer();
+    await auth
+      .http()
+      .put('/api/users/me/emails')
+      .set(bearer(customer.token))
+      .send({ email_notifications: false })
+      .expect(200);
+    const { orderId, replay } = await stockedOrder(customer.id, [{ code: 'GIFT-QUIET-0001' }]);
+    const [event] = await publishEvents('order.confirmed', {
+      key: customer.id,
+      data: { orderId, userId: customer.id, total: 2_000_000, replay },
+    });
+    await applied(event!);
+    expect(await emails.getJob(`notice-${event!.id}`)).toBeUndefined();
+    expect(await waitForEmail(customer.email, 0).catch(() => [])).toEqual([]);
+  });
+
   it('tells of a rejected order with the refund and the reason', async () => {
     const customer = await auth.newCustomer();
     const orderId = newId();
@@ -206,6 +346,54 @@ describe('the e-mail preference', () => {
       .send({ email_notifications: true })
       .expect(200);
     expect((await read()).body).toEqual({ success: true, email_notifications: true });
+  });
+});
+
+describe("the admins' low-stock e-mail", () => {
+  it('tells every admin once of a product running low, with a link to add codes, even when the event comes again', async () => {
+    const admin = await auth.adminToken();
+    const second = `${uniqueName('admin')}@raseed.test`;
+    await auth
+      .http()
+      .post('/api/create-admin')
+      .set(bearer(admin))
+      .send({ username: uniqueName('admin'), email: second, password: PASSWORD, phone: '+961 70 000000' })
+      .expect(201);
+    const admins = (await auth.db.collection('users').find({ role: 'admin' }).toArray()).map(
+      (a) => a.email as string,
+    );
+    expect(admins).toContain(second);
+    const productName = `Steam <${uniqueName('card')}>`;
+    const lowStock = async (address: string) =>
+      (await waitForEmail(address, 20_000)).filter((m) => m.subject.includes(productName));
+
+    const [event] = await publishEvents('stock.low', {
+      key: 'c-steam',
+      data: { productId: 'c-steam', productName, available: 3, threshold: 5 },
+    });
+    for (const address of admins) {
+      const mails = await eventually(async () => {
+        const found = await lowStock(address);
+        return found.length ? found : undefined;
+      });
+      expect(mails).toHaveLength(1);
+      const mail = mails[0]!;
+      expect(mail.subject).toBe(`Low stock: ${productName}, 3 codes left`);
+      expect(mail.text).toContain(`${productName} has 3 codes left in stock; its low-stock alert is at 5.`);
+      expect(mail.text).toContain(`Add codes on the Create page: ${auth.config.PUBLIC_URL}/admin/create`);
+      expect(mail.html).toContain(`<a href="${auth.config.PUBLIC_URL}/admin/create">`);
+      expect(mail.html).not.toContain('<card');
+    }
+
+    // Redelivered after a crash before the event was remembered: no second e-mail.
+    await applied(event!);
+    await auth.db
+      .collection('processed_events')
+      .deleteOne({ _id: `${auth.config.KAFKA_GROUP}:${event!.id}` as never });
+    await republishEvents('stock.low', event!);
+    await applied(event!);
+    await new Promise((r) => setTimeout(r, 1500));
+    for (const address of admins) expect(await lowStock(address)).toHaveLength(1);
   });
 });
 

@@ -20,6 +20,7 @@ import { handOff, repair } from './domain/orders';
 import { noticeStuck, type StuckDeps } from './domain/stuck';
 import { fulfilmentJobs } from './jobs/fulfilment';
 import { codeRoutes } from './routes/codes';
+import { internalCodeRoutes } from './routes/codes-internal';
 import { internalRoutes } from './routes/internal';
 import { disputeRoutes } from './routes/disputes';
 import { orderRoutes } from './routes/orders';
@@ -116,6 +117,7 @@ export function startOrders(config: OrdersConfig): Promise<RunningService> {
     };
     stuckRoutes(api, stuck);
     internalRoutes(api, models, disputeRecords);
+    internalCodeRoutes(api, deps, vault);
 
     // Placements and decisions cut off by a crash are finished at start and then now and again;
     // orders that became stuck meanwhile are told to the admins.

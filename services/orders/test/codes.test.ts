@@ -214,3 +214,98 @@ describe('codes cut off by a crash', () => {
     expect(await orders.wallet.balance(customer)).toBe(8);
   });
 });
+
+describe('what other services read of the codes', () => {
+  const internal = (path: string, token: string | null = orders.config.SERVICE_TOKEN) => {
+    const req = orders.http().get(path);
+    return token === null ? req : req.set('x-service-token', token);
+  };
+  const codesCheck = async () => (await internal('/internal/orders/codes/reconcile').expect(200)).body;
+
+  it('answers the codes of an order confirmed from stock whole, to a service only', async () => {
+    const product = await orders.createdProduct('2');
+    await upload(product, 'MAIL-0001-WXYZ,SN-9,1234,2099-12-31\nMAIL-0002-WXYZ\n').expect(201);
+    const customer = await orders.customer(10);
+    const placed = await orders.order(customer, { product_id: product, quantity: 2, params }).expect(201);
+    const orderId = placed.body.orderId as string;
+
+    await internal(`/internal/orders/${orderId}/codes`, null).expect(403);
+    await internal(`/internal/orders/${orderId}/codes`, 'x'.repeat(64)).expect(403);
+    // Nor does a customer's session open it.
+    await orders.http().get(`/internal/orders/${orderId}/codes`).set(bearer(customer)).expect(403);
+    const shown = await internal(`/internal/orders/${orderId}/codes`).expect(200);
+    expect(shown.body).toEqual({
+      orderId,
+      userId: customer.id,
+      codes: expect.arrayContaining([
+        { code: 'MAIL-0001-WXYZ', serial: 'SN-9', pin: '1234', expires: '2099-12-31' },
+        { code: 'MAIL-0002-WXYZ' },
+      ]),
+    });
+    expect(shown.body.codes).toHaveLength(2);
+
+    // Not an order from stock (confirmed by an admin), not confirmed, or unknown: 404.
+    const plain = await orders.createdProduct('2');
+    const manual = await orders.order(customer, { product_id: plain, quantity: 1, params }).expect(201);
+    await orders.decide(manual.body.orderId as string, 'confirmed', 'CODE-BY-HAND').expect(200);
+    const unpaid = await insertOrder(orders, customer, product, { stocked: true });
+    for (const id of [manual.body.orderId as string, unpaid, new Types.ObjectId().toString()]) {
+      const res = await internal(`/internal/orders/${id}/codes`).expect(404);
+      expect(res.body.error).toBe('Order not found');
+    }
+  });
+
+  it('finds every code sold on exactly one confirmed order after the races and crashes above', async () => {
+    const report = await codesCheck();
+    expect(report).toEqual({ sold: expect.any(Number), inFlight: 0, problems: [] });
+    expect(report.sold).toBeGreaterThanOrEqual(55);
+  });
+
+  it('names a code held by a voided order, an order confirmed without its code, and a code kept from sale', async () => {
+    const product = await orders.createdProduct('2');
+    await upload(product, 'LOST-0001\nLOST-0002\n').expect(201);
+    const customer = await orders.customer(10);
+    const sold = await orders.order(customer, { product_id: product, quantity: 1, params }).expect(201);
+    const confirmedId = sold.body.orderId as string;
+    const claims = orders.db.collection('stock_claims');
+    const [soldClaim] = await claims.find({ orderId: confirmedId }).toArray();
+    const soldCode = String(soldClaim!._id);
+    const free = await orders.db.collection('stock_codes').findOne({ productId: product, claimedBy: null });
+    const freeCode = free!._id.toString();
+
+    // An order voided two days ago whose code was never given back.
+    const twoDaysAgo = new Date(Date.now() - 48 * 3600_000);
+    const voided = await insertOrder(orders, customer, product, {
+      stocked: true,
+      failed: { status: 409, error: 'Out of stock' },
+      createdAt: twoDaysAgo,
+    });
+    await orders.db.collection('order_fates').insertOne({
+      _id: voided as never,
+      fate: 'void',
+      failed: { status: 409, error: 'Out of stock' },
+      at: twoDaysAgo,
+    });
+    await claims.insertOne({
+      _id: freeCode as never,
+      orderId: voided,
+      productId: product,
+      slot: 0,
+      at: twoDaysAgo,
+    });
+    await orders.db
+      .collection('stock_codes')
+      .updateOne({ _id: new Types.ObjectId(freeCode) }, { $set: { claimedBy: voided } });
+    // The confirmed order's claim lost: its code still names it, but nothing holds the code.
+    await claims.deleteOne({ _id: soldCode as never });
+
+    const report = await codesCheck();
+    expect(report.problems.sort()).toEqual(
+      [
+        `code ${freeCode} (product ${product}) is claimed by order ${voided} (account ${customer.id}), which was voided`,
+        `order ${confirmedId} (account ${customer.id}) was confirmed from stock with 0 codes for a quantity of 1`,
+        `code ${soldCode} (product ${product}) names order ${confirmedId} as its buyer but has no claim: it is kept from sale`,
+      ].sort(),
+    );
+  });
+});

@@ -8,7 +8,7 @@ import {
 } from '@raseed/kit';
 import { loadWalletConfig, type WalletConfig } from './config';
 import { entryModel, Ledger } from './data/ledger';
-import { reconcile, type ConfirmedPayment, type ReconcileReport } from './domain/reconcile';
+import { reconcile, type CodesCheck, type ConfirmedPayment, type ReconcileReport } from './domain/reconcile';
 import type { ReconciledOrder } from './domain/reconcile-orders';
 
 /**
@@ -18,18 +18,34 @@ import type { ReconciledOrder } from './domain/reconcile-orders';
 export function reconcileSources(config: WalletConfig, ledger: Ledger) {
   const payments = new ServiceClient('payments', config.PAYMENTS_URL, config.SERVICE_TOKEN);
   const orders = config.ORDERS_URL && new ServiceClient('orders', config.ORDERS_URL, config.SERVICE_TOKEN);
+  // The codes are checked in one pass over every code sold: a year of sales takes longer than a page.
+  const codes =
+    config.ORDERS_URL &&
+    new ServiceClient('orders', config.ORDERS_URL, config.SERVICE_TOKEN, { timeoutMs: CODES_CHECK_MS });
   return {
     accounts: () => ledger.accounts(),
     chain: (account: string) => ledger.chain(account),
     confirmedPayments: () => confirmedPayments(payments),
     orders: orders ? () => allOrders(orders) : undefined,
+    codes: codes ? () => codes.get<CodesCheck>('/internal/orders/codes/reconcile') : undefined,
   };
 }
+
+const CODES_CHECK_MS = 5 * 60_000;
 
 /** One line a person reads of what a reconcile checked. */
 export const reconcileSummary = (report: ReconcileReport) =>
   `wallet reconcile: ${report.accounts} accounts, ${report.entries} ledger entries, ` +
   `${report.payments} confirmed payments, ${report.orders} orders (${report.inFlight} still on their way)`;
+
+/** The line of the codes sold from stock: all on confirmed orders, or how many problems (listed as mismatches). */
+export function codesSummary(codes: NonNullable<ReconcileReport['codes']>): string {
+  const onTheirWay = codes.inFlight ? ` (${codes.inFlight} on orders still on their way)` : '';
+  const problems = `${codes.problems} ${codes.problems === 1 ? 'problem' : 'problems'}`;
+  return codes.problems
+    ? `codes: ${codes.sold} sold, ${problems} (listed below)${onTheirWay}`
+    : `codes: ${codes.sold} sold, all on confirmed orders${onTheirWay}`;
+}
 
 /**
  * npm run wallet:reconcile: checks every account's chain against itself and against the
@@ -51,6 +67,7 @@ export async function runReconcile(config = loadWalletConfig()): Promise<number>
       },
     });
     console.log(reconcileSummary(report));
+    if (report.codes) console.log(codesSummary(report.codes));
     for (const dispute of report.disputes) console.log(`  DISPUTED ${dispute}`);
     for (const problem of report.problems) console.log(`  MISMATCH ${problem}`);
     console.log(report.problems.length ? `${report.problems.length} mismatches` : 'no mismatches');

@@ -1,6 +1,6 @@
 import { formatDollars } from '@raseed/kit';
 import type { DigestItem } from '../data/digest';
-import { escapeHtml, type Email } from '../jobs/email';
+import { escapeHtml, PLACEHOLDER, sealSecret, type Email } from '../jobs/email';
 
 /** A customer told of their top-ups and orders. */
 export interface Recipient {
@@ -59,17 +59,56 @@ export function topUpRejectedEmail(publicUrl: string, user: Recipient, topUp: { 
   ]);
 }
 
+/** A code delivered from stock, as orders reveals it: the code, and its serial, PIN and expiry when it has them. */
+export interface DeliveredCode {
+  code: string;
+  serial?: string;
+  pin?: string;
+  expires?: string;
+}
+
+/** One line a code: 'Code: …, Serial: …, PIN: …, Expires: …'. */
+export const codeLines = (codes: DeliveredCode[]) =>
+  codes
+    .map((c) =>
+      [
+        `Code: ${c.code}`,
+        c.serial && `Serial: ${c.serial}`,
+        c.pin && `PIN: ${c.pin}`,
+        c.expires && `Expires: ${c.expires}`,
+      ]
+        .filter(Boolean)
+        .join(', '),
+    )
+    .join('\n');
+
+/**
+ * The order confirmed; an order delivered from stock carries its codes whole, sealed with
+ * `secretKey` (see Email.sealed) so the queued e-mail never shows them.
+ */
 export function orderConfirmedEmail(
   publicUrl: string,
   user: Recipient,
   order: { orderId: string; total: number; replay: string | null },
+  delivered?: { codes: DeliveredCode[]; secretKey: string },
 ): Email {
   const number = orderNumber(order.orderId);
-  return customerEmail(publicUrl, user, `Your order ${number} is confirmed`, [
+  const codes = delivered?.codes ?? [];
+  const email = customerEmail(publicUrl, user, `Your order ${number} is confirmed`, [
     `Your order ${number} of ${money(order.total)} is confirmed.`,
     ...(order.replay ? [order.replay] : []),
+    ...(codes.length
+      ? [
+          codes.length === 1 ? 'Your code:' : `Your ${codes.length} codes:`,
+          PLACEHOLDER,
+          'Keep this e-mail to yourself: whoever has a code can use it.',
+        ]
+      : []),
     { text: 'See it in My Orders', link: `${publicUrl}/my-orders` },
   ]);
+  return delivered && codes.length
+    ? { ...email, sealed: sealSecret(delivered.secretKey, codeLines(codes)) }
+    : email;
 }
 
 export function orderRejectedEmail(
@@ -84,6 +123,19 @@ export function orderRejectedEmail(
       : `Your order ${number} was rejected.`,
     `Its ${money(order.total)} went back to your wallet.`,
     { text: 'See it in My Orders', link: `${publicUrl}/my-orders` },
+  ]);
+}
+
+/** Admins told that a product's stock of codes runs low, with where to add more. */
+export function lowStockEmail(
+  publicUrl: string,
+  to: string,
+  stock: { productName: string; available: number; threshold: number },
+): Email {
+  const left = `${stock.available} ${stock.available === 1 ? 'code' : 'codes'} left`;
+  return compose(to, `Low stock: ${stock.productName}, ${left}`, [
+    `${stock.productName} has ${left} in stock; its low-stock alert is at ${stock.threshold}.`,
+    { text: 'Add codes on the Create page', link: `${publicUrl}/admin/create` },
   ]);
 }
 

@@ -10,14 +10,15 @@ export interface Email {
   html: string;
   replyTo?: string;
   /**
-   * A secret the text and html name as {{secret}} (a password-reset link), sealed with
-   * AES-256-GCM: the job's data in Redis and on the queue board never shows it; the worker
-   * opens it just before sending.
+   * A secret the text and html name as {{secret}} (a password-reset link, the codes of an order
+   * delivered from stock), sealed with AES-256-GCM: the job's data in Redis and on the queue
+   * board never shows it; the worker opens it just before sending.
    */
   sealed?: string;
 }
 
-const PLACEHOLDER = '{{secret}}';
+/** Where an e-mail's sealed secret goes in its text and html. */
+export const PLACEHOLDER = '{{secret}}';
 const keyOf = (secret: string) => createHash('sha256').update(`raseed e-mail secrets\0${secret}`).digest();
 
 export function sealSecret(key: string, plain: string): string {

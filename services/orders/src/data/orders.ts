@@ -71,6 +71,7 @@ orderSchema.index({ userId: 1 });
 orderSchema.index({ status: 1 });
 orderSchema.index({ paid: 1 });
 orderSchema.index({ createdAt: -1 });
+orderSchema.index({ stocked: 1, status: 1 });
 
 export interface Failure {
   status: number;

@@ -67,6 +67,16 @@ export interface ReconcileReport {
   disputes: string[];
   /** Confirmed payments not credited yet, but young enough to be on their way. */
   inFlight: number;
+  /** The codes sold from stock, and how many of the problems are theirs (null when orders was not asked). */
+  codes: { sold: number; inFlight: number; problems: number } | null;
+  problems: string[];
+}
+
+/** The orders service's check of its codes sold from stock (GET /internal/orders/codes/reconcile). */
+export interface CodesCheck {
+  sold: number;
+  /** Codes claimed by orders still on their way to being confirmed. */
+  inFlight: number;
   problems: string[];
 }
 
@@ -84,6 +94,8 @@ export async function reconcile(source: {
   confirmedPayments(): AsyncIterable<ConfirmedPayment>;
   /** Every order in id order, when the orders service is checked too. */
   orders?(): AsyncIterable<ReconciledOrder>;
+  /** The orders service's check that every sold code is on exactly one confirmed order. */
+  codes?(): Promise<CodesCheck>;
   progress?(done: number, total: number): void;
   now?: Date;
 }): Promise<ReconcileReport> {
@@ -145,5 +157,11 @@ export async function reconcile(source: {
     problems.push(...checked.problems);
     disputes.push(...checked.disputes);
   }
-  return { accounts: accounts.length, entries, payments, orders, inFlight, problems, disputes };
+  let codes: ReconcileReport['codes'] = null;
+  if (source.codes) {
+    const checked = await source.codes();
+    codes = { sold: checked.sold, inFlight: checked.inFlight, problems: checked.problems.length };
+    problems.push(...checked.problems);
+  }
+  return { accounts: accounts.length, entries, payments, orders, inFlight, codes, problems, disputes };
 }

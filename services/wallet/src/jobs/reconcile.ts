@@ -3,7 +3,7 @@ import type IORedis from 'ioredis';
 import type { WalletConfig } from '../config';
 import type { Ledger } from '../data/ledger';
 import { reconcile } from '../domain/reconcile';
-import { reconcileSources, reconcileSummary } from '../reconcile';
+import { codesSummary, reconcileSources, reconcileSummary } from '../reconcile';
 
 /** What a nightly run found, kept as its job's result (shown on the queue board). */
 export interface ReconcileResult {
@@ -36,7 +36,9 @@ export function reconcileJobs(
     async () => {
       const report = await reconcile(reconcileSources(config, ledger));
       const result: ReconcileResult = {
-        summary: reconcileSummary(report),
+        summary: report.codes
+          ? `${reconcileSummary(report)}; ${codesSummary(report.codes)}`
+          : reconcileSummary(report),
         mismatches: report.problems.length,
         problems: report.problems.slice(0, SHOWN_PROBLEMS),
         disputes: report.disputes.length,
