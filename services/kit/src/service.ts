@@ -20,6 +20,9 @@ import { redisConnection } from './queue';
 import { SessionEnds } from './sessions';
 import { startTracing } from './tracing';
 
+/** How long a stopping service waits for each of its parts (a worker's running job, a consumer) to close. */
+const CLOSE_WITHIN_MS = 10_000;
+
 export interface ServiceConfig extends BaseConfig {
   PORT: number;
   MONGO_DB: string;
@@ -179,7 +182,18 @@ export async function startService<C extends ServiceConfig>(
         setTimeout(() => server.closeAllConnections(), 10_000).unref();
       });
       for (const close of closers.reverse()) {
-        await close().catch((err: unknown) => logger.warn({ err }, 'error while closing'));
+        // A part that cannot close (a Redis client caught reconnecting, say) is left behind after
+        // a while: the stop goes on, as a crash would have, and what it held is retried elsewhere.
+        let timer: NodeJS.Timeout | undefined;
+        const late = new Promise<'late'>((resolve) => {
+          timer = setTimeout(() => resolve('late'), CLOSE_WITHIN_MS).unref();
+        });
+        const outcome = await Promise.race([close(), late]).catch((err: unknown) => {
+          logger.warn({ err }, 'error while closing');
+        });
+        clearTimeout(timer);
+        if (outcome === 'late')
+          logger.warn(`a part did not close within ${CLOSE_WITHIN_MS} ms; stopping without it`);
       }
     })());
 
