@@ -1,5 +1,4 @@
 import type { Locator } from 'playwright-core';
-import { freshReceipt } from '../../services/payments/test/support';
 import { screenshot, WIDTHS } from './support/browser';
 import type { Store } from './support/store';
 import { faults, look, poll, see, walkTheStore } from './support/walk';
@@ -13,20 +12,6 @@ const walk = walkTheStore();
 const { open, signIn } = walk;
 
 type Customer = Awaited<ReturnType<Store['newCustomer']>>;
-
-/** A top-up the customer sends with a receipt, as the Add Credit page does. */
-async function topUp(customer: Customer, dollars: number): Promise<void> {
-  await walk
-    .store()
-    .api()
-    .post('/api/payments')
-    .set('Authorization', `Bearer ${customer.token}`)
-    .field('product_name', 'Binance')
-    .field('amount', String(dollars))
-    // A receipt of its own each time: the same file again is refused while the first waits.
-    .attach('image', freshReceipt(), 'receipt.png')
-    .expect(201);
-}
 
 async function order(customer: Customer, productId: string, email: string): Promise<string> {
   const res = await walk
@@ -69,7 +54,7 @@ describe('an admin in the back office', () => {
     const product = await walk.store().createProduct({ dollars: '8', params: 'Account e-mail' });
     const accepted = await order(customer, product.id, 'first@example.com');
     const rejected = await order(customer, product.id, 'second@example.com');
-    await topUp(customer, 30);
+    await walk.store().topUp(customer.token, 30);
 
     await signIn(admin.page, walk.store().adminEmail, walk.store().adminPassword);
     await admin.page.getByRole('link', { name: 'Admin Dashboard' }).click();
@@ -82,7 +67,7 @@ describe('an admin in the back office', () => {
     const rows = admin.page.locator('.rows > li').filter({ hasText: customer.username });
     await rows.first().waitFor();
     expect(await rows.count()).toBe(1);
-    await topUp(customer, 12);
+    await walk.store().topUp(customer.token, 12);
     await rows.nth(1).waitFor({ timeout: 20_000 });
     await admin.page
       .locator('.admin-menu')
@@ -239,7 +224,7 @@ describe('an admin in the back office', () => {
     await walk.store().creditWallet(customer.id, 20);
     const product = await walk.store().createProduct({ dollars: '4', params: 'Account e-mail' });
     const placed = await order(customer, product.id, customer.email);
-    await topUp(customer, 15);
+    await walk.store().topUp(customer.token, 15);
     await signIn(page, walk.store().adminEmail, walk.store().adminPassword);
     const rows = page.locator('.rows > li');
     const screens: [string, string, Locator][] = [

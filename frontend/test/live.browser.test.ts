@@ -1,6 +1,4 @@
-import { freshReceipt } from '../../services/payments/test/support';
 import { screenshot } from './support/browser';
-import type { Store } from './support/store';
 import { faults, see, walkTheStore } from './support/walk';
 
 /**
@@ -10,20 +8,6 @@ import { faults, see, walkTheStore } from './support/walk';
  */
 const walk = walkTheStore();
 const { open, signIn } = walk;
-
-type Customer = Awaited<ReturnType<Store['newCustomer']>>;
-
-async function topUp(customer: Customer, dollars: number): Promise<void> {
-  await walk
-    .store()
-    .api()
-    .post('/api/payments')
-    .set('Authorization', `Bearer ${customer.token}`)
-    .field('product_name', 'Whish-Money')
-    .field('amount', String(dollars))
-    .attach('image', freshReceipt(), 'receipt.png')
-    .expect(201);
-}
 
 describe('pages that update themselves', () => {
   it("shows the customer's new balance as soon as an admin confirms the top-up, without a reload", async () => {
@@ -44,7 +28,7 @@ describe('pages that update themselves', () => {
     await shopper.page.waitForTimeout(3_000);
     expect(polls).toEqual([]);
 
-    await topUp(customer, 20);
+    await walk.store().topUp(customer.token, 20, 'Whish-Money');
     await signIn(admin.page, walk.store().adminEmail, walk.store().adminPassword);
     await admin.page.goto('/admin/active-payments');
     const row = admin.page.locator('.rows > li').filter({ hasText: customer.username });

@@ -29,48 +29,34 @@ export const LIVE_PATH = '/api/events';
 export type LiveChange =
   'wallet' | 'discount' | 'orders' | 'payments' | 'waiting-orders' | 'waiting-payments';
 
+/** An order's change, to its customer and to every admin. */
+const orderChange = ({ userId, orderId }: { userId: string; orderId: string }): Heard => ({
+  userId,
+  change: 'orders',
+  id: orderId,
+  admins: 'waiting-orders',
+});
+
+/** A payment's change, to its customer and to every admin. */
+const paymentChange = ({ userId, paymentId }: { userId: string; paymentId: string }): Heard => ({
+  userId,
+  change: 'payments',
+  id: paymentId,
+  admins: 'waiting-payments',
+});
+
 /** Each event the stream follows: who hears it and as what. */
 const HEARD: { [T in EventType]?: (data: EventEnvelope<T>['data']) => Heard } = {
   'wallet.credited': ({ userId }) => ({ userId, change: 'wallet' }),
   'wallet.debited': ({ userId }) => ({ userId, change: 'wallet' }),
   'wallet.debt-changed': ({ userId }) => ({ userId, change: 'wallet' }),
   'user.discount-changed': ({ userId }) => ({ userId, change: 'discount' }),
-  'order.placed': ({ userId, orderId }) => ({
-    userId,
-    change: 'orders',
-    id: orderId,
-    admins: 'waiting-orders',
-  }),
-  'order.confirmed': ({ userId, orderId }) => ({
-    userId,
-    change: 'orders',
-    id: orderId,
-    admins: 'waiting-orders',
-  }),
-  'order.rejected': ({ userId, orderId }) => ({
-    userId,
-    change: 'orders',
-    id: orderId,
-    admins: 'waiting-orders',
-  }),
-  'payment.submitted': ({ userId, paymentId }) => ({
-    userId,
-    change: 'payments',
-    id: paymentId,
-    admins: 'waiting-payments',
-  }),
-  'payment.confirmed': ({ userId, paymentId }) => ({
-    userId,
-    change: 'payments',
-    id: paymentId,
-    admins: 'waiting-payments',
-  }),
-  'payment.rejected': ({ userId, paymentId }) => ({
-    userId,
-    change: 'payments',
-    id: paymentId,
-    admins: 'waiting-payments',
-  }),
+  'order.placed': orderChange,
+  'order.confirmed': orderChange,
+  'order.rejected': orderChange,
+  'payment.submitted': paymentChange,
+  'payment.confirmed': paymentChange,
+  'payment.rejected': paymentChange,
   // Disputed & Stuck: for admins only.
   'order.disputed': () => ({ admins: 'waiting-orders' }),
   'order.stuck': () => ({ admins: 'waiting-orders' }),
@@ -115,6 +101,10 @@ export class LiveStreams {
   private readonly byUser = new Map<string, Set<Stream>>();
   private readonly admins = new Set<Stream>();
   private size = 0;
+  /** Whether any page listens here: without one, only events that end sessions are worth reading. */
+  get listening(): boolean {
+    return this.size > 0;
+  }
   /** Whether events reach this instance (startLiveFeed has joined); without them no stream is opened. */
   feeding = false;
   private readonly heartbeat: NodeJS.Timeout;
@@ -247,6 +237,7 @@ export function startLiveFeed(
   const kafka = createKafka('gateway', config.KAFKA_BROKERS, logger);
   const groupId = `gateway-live-${hostname()}-${randomUUID()}`;
   const topics = LIVE_TOPICS.map((type) => config.KAFKA_TOPIC_PREFIX + type);
+  const ending = new Set(ENDING.map((type) => config.KAFKA_TOPIC_PREFIX + type));
   const consumer = kafka.consumer({ groupId, maxWaitTimeInMs: 500 });
   let stopped = false;
   consumer.on(consumer.events.GROUP_JOIN, () => {
@@ -273,7 +264,8 @@ export function startLiveFeed(
     await consumer.connect();
     await consumer.subscribe({ topics });
     await consumer.run({
-      eachMessage: async ({ message: raw }) => {
+      eachMessage: async ({ topic, message: raw }) => {
+        if (!live.listening && !ending.has(topic)) return;
         const event = parseEvent(raw.value?.toString() ?? '');
         if (event) live.deliver(event);
       },

@@ -17,7 +17,7 @@ import { startLiveFeed } from '../../../gateway/src/live';
 import { PASSWORD, startTestAuth } from '../../../services/auth/test/support';
 import { IMAGE, startTestCatalog } from '../../../services/catalog/test/support';
 import { startTestOrders } from '../../../services/orders/test/support';
-import { startMoneyServices } from '../../../services/payments/test/support';
+import { freshReceipt, startMoneyServices } from '../../../services/payments/test/support';
 
 export { PASSWORD };
 
@@ -206,6 +206,17 @@ export async function startStore(options: StoreOptions = {}) {
           .expect(answers(200, `confirming top-up ${payment.id}`));
         await credited(userId, payment.id);
         return payment.id;
+      },
+
+      /** A top-up the customer sends with a receipt of its own, as the Add Credit page does. */
+      async topUp(token: string, dollars: number, method = 'Binance'): Promise<void> {
+        await api()
+          .post('/api/payments')
+          .set('Authorization', `Bearer ${token}`)
+          .field('product_name', method)
+          .field('amount', String(dollars))
+          .attach('image', freshReceipt(), 'receipt.png')
+          .expect(answers(201, `a top-up of ${dollars}`));
       },
 
       /** An admin's credit (type IN) to a user's wallet; answers once the wallet holds it. */
