@@ -16,8 +16,11 @@ export default defineConfig({
     }),
   ],
   resolve: {
-    // The form rules the server applies too (plain zod, no Node APIs).
-    alias: { '@raseed/forms': fileURLToPath(new URL('../services/kit/src/forms.ts', import.meta.url)) },
+    // The form rules the server applies too (plain zod, no Node APIs); the section names without zod.
+    alias: {
+      '@raseed/forms': fileURLToPath(new URL('../services/kit/src/forms.ts', import.meta.url)),
+      '@raseed/sections': fileURLToPath(new URL('../services/kit/src/sections.ts', import.meta.url)),
+    },
   },
   server: {
     proxy: {

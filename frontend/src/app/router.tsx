@@ -137,14 +137,14 @@ const pages: RouteObject[] = [
   { path: '*', lazy: () => import('./NotFoundPage').then((m) => ({ Component: m.NotFoundPage })) },
 ];
 
-// Every page is its own chunk: the first page loads only its own code. A page that fails to
-// load or to render shows the error screen inside the layouts around it (header, admin menu).
+// Every page is its own chunk: the first page loads only its own code. The header shows at
+// once, the spinner in its place while the first page's code loads. A page that fails to load
+// or to render shows the error screen inside the layouts around it (header, admin menu).
 export const router = createBrowserRouter([
   {
     path: '/',
     element: <RootLayout />,
-    hydrateFallbackElement: <Spinner />,
     errorElement: <RootErrorScreen />,
-    children: [{ errorElement: <ErrorScreen />, children: pages }],
+    children: [{ hydrateFallbackElement: <Spinner />, errorElement: <ErrorScreen />, children: pages }],
   },
 ]);

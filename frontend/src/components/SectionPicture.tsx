@@ -1,4 +1,4 @@
-import { SECTION_NAMES } from '@raseed/forms';
+import { SECTION_NAMES } from '@raseed/sections';
 import applications from '../assets/sections/applications.svg';
 import balance from '../assets/sections/balance.svg';
 import cards from '../assets/sections/cards.svg';

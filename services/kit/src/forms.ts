@@ -108,15 +108,7 @@ export function imageProblem(file: { type: string; size: number }): string | und
   return undefined;
 }
 
-/** The six sections of the home page, spelled as the catalogue keeps them (spec §2, §3). */
-export const SECTION_NAMES = [
-  'Applications section',
-  'Games section',
-  'Cards section',
-  'قسم الرصيد والباقات',
-  'Numbers section',
-  'Social Media Section',
-] as const;
+export { SECTION_NAMES } from './sections';
 
 /** Dynamic field names keep letters, digits and underscores; anything else becomes an underscore (spec §5). */
 export const sanitizeFieldName = (name: string) => name.replace(/[^A-Za-z0-9_]/g, '_');

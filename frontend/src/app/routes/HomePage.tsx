@@ -1,4 +1,4 @@
-import { SECTION_NAMES } from '@raseed/forms';
+import { SECTION_NAMES } from '@raseed/sections';
 import { Link } from 'react-router-dom';
 import { SectionPicture } from '../../components/SectionPicture';
 import { useSectionsQuery } from '../../features/catalog/api';

@@ -3,7 +3,8 @@ import { z } from 'zod';
 import { warnFirst } from '../../lib/forms';
 import { texts } from './texts';
 
-export { SECTION_NAMES, sanitizeFieldName as fieldName } from '@raseed/forms';
+export { sanitizeFieldName as fieldName } from '@raseed/forms';
+export { SECTION_NAMES } from '@raseed/sections';
 
 /**
  * What may be typed as a profit percentage: digits and one decimal point (spec §5), held to
