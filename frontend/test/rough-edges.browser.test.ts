@@ -70,6 +70,18 @@ const balanceCutOff = [
   /^console error: Failed to load resource: net::ERR_INTERNET_DISCONNECTED \(\S+\/api\/balance\?user_id=\w+\)$/,
 ];
 
+/**
+ * An element as one line, to compare the index page's header with the app's: each element's tag
+ * and attributes (the router's data-discover and the waiting links' class aside), and its text,
+ * without the whitespace between elements.
+ */
+const shapeOf = (html: string) =>
+  html
+    .replace(/ data-discover="true"/g, '')
+    .replace(/ header__menu--waiting/g, '')
+    .replace(/>\s+</g, '><')
+    .replace(/\s+/g, ' ');
+
 describe('the rough edges a new user met', () => {
   it.each(WIDTHS)(
     'shows an error screen when a page cannot load, and Reload brings it back, at %i px',
@@ -91,6 +103,31 @@ describe('the rough edges a new user met', () => {
       await page.getByRole('button', { name: 'Send Message' }).waitFor();
       await titled(page, 'Contact Us · Raseed');
       expect(faults(problems, chunkCutOff('ContactPage'))).toEqual([]);
+    },
+  );
+
+  it.each(WIDTHS)(
+    'paints the header at once, before the app has come, then the app takes it over as it was, at %i px',
+    async (width) => {
+      const { page, problems } = await open(width);
+      // The app's code held back: what the index page alone shows.
+      await page.route('**/assets/*.js', (route) => route.abort());
+      await page.goto('/');
+      const header = page.getByRole('banner');
+      await header.getByRole('link', { name: 'Home' }).waitFor();
+      await page.getByRole('status').getByText('Loading...').waitFor({ state: 'attached' });
+      // Its links wait for the app, which knows who is signed in: none is shown, none in the way.
+      expect(await header.getByRole('link', { name: 'Sign In' }).isVisible()).toBe(false);
+      const painted = await header.boundingBox();
+      await screenshot(page, 'first-paint');
+      const shell = await header.evaluate((el) => el.outerHTML);
+
+      await page.unroute('**/assets/*.js');
+      await page.reload();
+      await titled(page, 'Home · Raseed');
+      expect(await header.boundingBox()).toEqual(painted);
+      expect(shapeOf(shell)).toBe(shapeOf(await header.evaluate((el) => el.outerHTML)));
+      expect(faults(problems, chunkCutOff('\\w+'))).toEqual([]);
     },
   );
 

@@ -11,8 +11,8 @@ import { rawGet } from './raw-get';
 
 /**
  * The built storefront as a phone's browser fetches it from the gateway: a stand-in build
- * (an index page, a hashed script with the .br and .gz copies the build writes beside it, and
- * the storefront's real robots.txt), read byte for byte as it comes off the wire.
+ * (an index page and a hashed script, each with the .br and .gz copies the build writes beside
+ * it, and the storefront's real robots.txt), read byte for byte as it comes off the wire.
  */
 let redis: IORedis;
 let gateway: http.Server;
@@ -32,6 +32,8 @@ beforeAll(async () => {
   frontendDir = fs.mkdtempSync(path.join(os.tmpdir(), 'raseed-frontend-'));
   fs.mkdirSync(path.join(frontendDir, 'assets'));
   fs.writeFileSync(path.join(frontendDir, 'index.html'), INDEX);
+  fs.writeFileSync(path.join(frontendDir, 'index.html.br'), zlib.brotliCompressSync(INDEX));
+  fs.writeFileSync(path.join(frontendDir, 'index.html.gz'), zlib.gzipSync(INDEX, { level: 9 }));
   fs.copyFileSync(
     path.join(__dirname, '../../frontend/public/robots.txt'),
     path.join(frontendDir, 'robots.txt'),
@@ -102,7 +104,7 @@ describe('the storefront', () => {
   });
 
   it('has the index page revalidated on every visit, by its ETag', async () => {
-    const res = await get('/index.html', { 'accept-encoding': 'gzip, br' });
+    const res = await get('/index.html');
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/html/);
     expect(res.headers['cache-control']).toBe('no-cache');
@@ -128,11 +130,22 @@ describe('the storefront', () => {
       const res = await get(route, { 'accept-encoding': 'gzip, br' });
       expect({ route, status: res.status }).toEqual({ route, status: 200 });
       expect(res.headers['content-type']).toMatch(/^text\/html/);
-      expect(res.headers['content-encoding']).toBeUndefined();
+      expect(res.headers['content-encoding']).toBe('br');
+      expect(res.headers.vary).toMatch(/accept-encoding/i);
       expect(res.headers['cache-control']).toBe('no-cache');
       expect(res.headers['content-security-policy']).toContain("frame-ancestors 'none'");
       expect(res.headers['x-frame-options']).toBe('DENY');
-      expect(res.body.toString()).toBe(INDEX);
+      expect(zlib.brotliDecompressSync(res.body).toString()).toBe(INDEX);
     }
+  });
+
+  it('answers a client-side route with the gzip copy, or the page as it is, to a browser that takes no brotli', async () => {
+    const zipped = await get('/signin', { 'accept-encoding': 'gzip' });
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    expect(zlib.gunzipSync(zipped.body).toString()).toBe(INDEX);
+    const plain = await get('/signin');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.headers['content-type']).toMatch(/^text\/html/);
+    expect(plain.body.toString()).toBe(INDEX);
   });
 });
