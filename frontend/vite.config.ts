@@ -1,9 +1,17 @@
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { compression } from 'vite-plugin-compression2';
 
 const backend = 'http://127.0.0.1:8080';
+const reactRouter = (file: string) =>
+  path.join(
+    path.dirname(createRequire(import.meta.url).resolve('react-router/package.json')),
+    'dist/production',
+    file,
+  );
 
 /**
  * The index page paints at once, before the app's script has come: the store's stylesheet is
@@ -38,7 +46,7 @@ function paintAtOnce(): Plugin {
   };
 }
 
-export default defineConfig({
+export default defineConfig(({ command }) => ({
   plugins: [
     react(),
     paintAtOnce(),
@@ -51,10 +59,24 @@ export default defineConfig({
   ],
   resolve: {
     // The form rules the server applies too (plain zod, no Node APIs); the section names without zod.
-    alias: {
-      '@raseed/forms': fileURLToPath(new URL('../services/kit/src/forms.ts', import.meta.url)),
-      '@raseed/sections': fileURLToPath(new URL('../services/kit/src/sections.ts', import.meta.url)),
-    },
+    alias: [
+      {
+        find: '@raseed/forms',
+        replacement: fileURLToPath(new URL('../services/kit/src/forms.ts', import.meta.url)),
+      },
+      {
+        find: '@raseed/sections',
+        replacement: fileURLToPath(new URL('../services/kit/src/sections.ts', import.meta.url)),
+      },
+      // react-router's package names only its development build, warnings included
+      // (remix-run/react-router#12532): the store as built takes its production one.
+      ...(command === 'build'
+        ? [
+            { find: /^react-router$/, replacement: reactRouter('index.mjs') },
+            { find: /^react-router\/dom$/, replacement: reactRouter('dom-export.mjs') },
+          ]
+        : []),
+    ],
   },
   server: {
     proxy: {
@@ -67,4 +89,4 @@ export default defineConfig({
     // Pictures (the sections' artwork) stay files of their own: hashed, cached for good, not inside the script.
     assetsInlineLimit: (file) => (file.endsWith('.svg') ? false : undefined),
   },
-});
+}));
