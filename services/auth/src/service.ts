@@ -1,4 +1,12 @@
-import { ApiRoutes, Limit, ServiceClient, sessionKeys, startService, type RunningService } from '@raseed/kit';
+import {
+  ApiRoutes,
+  Limit,
+  ServiceClient,
+  sessionKeys,
+  startService,
+  type RunningService,
+  withoutMarker,
+} from '@raseed/kit';
 import type { AuthConfig } from './config';
 import { FiguresStore } from './data/figures';
 import { ResetStore } from './data/resets';
@@ -115,10 +123,11 @@ export function startAuth(config: AuthConfig): Promise<RunningService> {
       'payment.rejected': onTopUpRejected(notices),
       'order.confirmed': onOrderConfirmed(notices),
       'order.rejected': onOrderRejected(notices),
-      'payment.submitted': onTopUpSubmitted(digest),
-      'order.placed': onOrderPlaced(digest),
-      'order.disputed': onOrderDisputed(digest),
-      'order.stuck': onOrderStuck(digest),
+      // A digest item is an insert under its event's id: the event needs no marker.
+      'payment.submitted': withoutMarker(onTopUpSubmitted(digest)),
+      'order.placed': withoutMarker(onOrderPlaced(digest)),
+      'order.disputed': withoutMarker(onOrderDisputed(digest)),
+      'order.stuck': withoutMarker(onOrderStuck(digest)),
       'stock.low': onStockLow(notices),
     });
     const digests = digestJobs(ctx.redis, ctx.logger, notices, {

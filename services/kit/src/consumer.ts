@@ -12,6 +12,22 @@ export type EventHandlers = {
   [T in EventType]?: (event: EventEnvelope<T>) => Promise<void>;
 };
 
+/** Handlers that keep no processed marker (see withoutMarker). */
+const unmarked = new WeakSet<object>();
+
+/**
+ * Marks a handler that needs no processed marker: its only write is an insert under a unique
+ * key (rule 9), or it writes nothing for most events, so a redelivered event runs it again to
+ * no effect. An order's events pass through such handlers in several groups, and the marker's
+ * read and insert would cost each of them two store round trips to spare a rare repeat.
+ */
+export function withoutMarker<T extends EventType>(
+  handle: (event: EventEnvelope<T>) => Promise<void>,
+): (event: EventEnvelope<T>) => Promise<void> {
+  unmarked.add(handle);
+  return handle;
+}
+
 const processedSchema = new Schema({ _id: String, type: String, at: Date }, { versionKey: false });
 
 function processedEvents(mongo: Connection) {
@@ -25,8 +41,9 @@ function processedEvents(mongo: Connection) {
 /**
  * Runs a consumer group over the topics of the given handlers. Each event is applied
  * once per group: its id is remembered after the handler succeeds, and a redelivered
- * event with a remembered id is skipped. Handlers are written to be safe to repeat,
- * which covers a crash between the effect and the remembering.
+ * event with a remembered id is skipped (except for handlers marked withoutMarker).
+ * Handlers are written to be safe to repeat, which covers a crash between the effect
+ * and the remembering.
  */
 export async function startConsumer(options: {
   kafka: Kafka;
@@ -78,9 +95,10 @@ export async function startConsumer(options: {
       };
       await inSpan(`${event.type} process`, span, async () => {
         const marker = `${groupId}:${event.id}`;
+        const handle = handlers[event.type] as ((e: EventEnvelope) => Promise<void>) | undefined;
         try {
+          if (handle && unmarked.has(handle)) return await handle(event);
           if (await processed.exists({ _id: marker })) return;
-          const handle = handlers[event.type] as ((e: EventEnvelope) => Promise<void>) | undefined;
           await handle?.(event);
           await processed.create({ _id: marker, type: event.type, at: new Date() }).catch((err: unknown) => {
             if (!isDuplicateKey(err)) throw err;

@@ -83,6 +83,8 @@ export const eventSchemas = {
     placedAt: z.string(),
     /** Delivered from a stock of codes the moment it was paid: no one waits on it. */
     fromStock: z.boolean().optional(),
+    /** A created product's order waits for an admin (or its stock); a supplier's goes to its placement job. */
+    kind: z.enum(['created', 'supplier']).optional(),
   }),
   /** A supplier contradicted a settled order (a completion after our refund, a reject after its OK). */
   'order.disputed': z.object({

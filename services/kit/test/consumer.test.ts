@@ -4,6 +4,7 @@ import {
   createLogger,
   ensureTopics,
   startConsumer,
+  withoutMarker,
   type EventEnvelope,
 } from '@raseed/kit';
 import { dropDatabase, KAFKA_BROKERS, MONGO_URL, TEST_TOPIC_PREFIX, uniqueName } from '@raseed/kit/testing';
@@ -15,11 +16,14 @@ const kafka = createKafka('kit-test', KAFKA_BROKERS, logger);
 const dbName = uniqueName('raseed_kit_consumer_test_');
 const groupId = uniqueName('kit-test-');
 const deletions: EventEnvelope<'user.deleted'>[] = [];
+/** What a handler that keeps no marker saw, redeliveries included. */
+const discounts: EventEnvelope<'user.discount-changed'>[] = [];
 /** Users whose first deletion the handler fails on, as a bug would (a TypeError). */
 const failOnce = new Set<string>();
 const processedEvents = () => conn.collection<{ _id: string; type: string; at: Date }>('processed_events');
 let conn: Connection;
 const TOPIC = `${TEST_TOPIC_PREFIX}user.deleted`;
+const UNMARKED_TOPIC = `${TEST_TOPIC_PREFIX}user.discount-changed`;
 let producer: Producer;
 let stopConsumer: () => Promise<void>;
 
@@ -43,6 +47,9 @@ beforeAll(async () => {
           throw new TypeError("Cannot read properties of null (reading 'at')");
         deletions.push(event);
       },
+      'user.discount-changed': withoutMarker(async (event) => {
+        discounts.push(event);
+      }),
     },
   });
 });
@@ -114,5 +121,22 @@ describe('startConsumer', () => {
     await until(() => deletions.some((e) => e.id === later.id));
     expect(failOnce.has(userId)).toBe(false);
     expect(deletions.filter((e) => e.key === userId).map((e) => e.id)).toEqual([failing.id, later.id]);
+  });
+
+  it('keeps no marker for a handler marked withoutMarker: a redelivered event runs it again', async () => {
+    const userId = new mongoose.Types.ObjectId().toString();
+    const event = createEvent('kit-test', 'user.discount-changed', userId, {
+      userId,
+      percentage: 5,
+      setAt: new Date().toISOString(),
+    });
+    await producer.send({
+      topic: UNMARKED_TOPIC,
+      messages: [event, event].map((e) => ({ key: userId, value: JSON.stringify(e) })),
+    });
+
+    await until(() => discounts.filter((e) => e.id === event.id).length >= 2);
+    expect(discounts.filter((e) => e.id === event.id)).toEqual([event, event]);
+    expect(await processedEvents().countDocuments({ _id: `${groupId}:${event.id}` })).toBe(0);
   });
 });

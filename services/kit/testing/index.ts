@@ -35,7 +35,11 @@ const INFRASTRUCTURE = [
   'SMTP_URL',
 ].filter((name) => process.env[name]);
 
-/** An environment for one test file: its own database, quiet logs, fast outbox polling. */
+/**
+ * An environment for one test file: its own database and bucket, quiet logs, and a fast fallback
+ * poll of the outbox (its relay is woken by writes; records a test inserts itself are found by
+ * the poll).
+ */
 export function testEnv(service: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   return {
     ...Object.fromEntries(INFRASTRUCTURE.map((name) => [name, process.env[name]])),
@@ -43,7 +47,9 @@ export function testEnv(service: string, extra: Record<string, string> = {}): No
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     PORT: '0',
     MONGO_DB: `raseed_${service}_test_${randomUUID().slice(0, 8)}`,
-    OUTBOX_POLL_MS: '50',
+    // A bucket of its own too, so what one file stores (or refuses to) is not mixed with another's.
+    S3_BUCKET: `${process.env.S3_BUCKET ?? 'raseed'}-test-${randomUUID().slice(0, 8)}`,
+    OUTBOX_POLL_MS: '250',
     KAFKA_PARTITIONS: '1',
     KAFKA_TOPIC_PREFIX: TEST_TOPIC_PREFIX,
     KAFKA_GROUP: `${service}-test-${randomUUID().slice(0, 8)}`,
@@ -164,6 +170,33 @@ async function sendEvents<T extends EventType>(type: T, events: EventEnvelope<T>
     });
   } finally {
     await producer.disconnect();
+  }
+}
+
+/**
+ * Waits until a consumer group has handled everything sent on an event's topic so far (its
+ * committed offsets reach the topic's end): for handlers that leave no marker to wait on.
+ */
+export async function caughtUp(groupId: string, type: EventType): Promise<void> {
+  const kafka = new Kafka({ clientId: 'raseed-tests', brokers: KAFKA_BROKERS, logLevel: logLevel.NOTHING });
+  const topic = TEST_TOPIC_PREFIX + type;
+  const admin = kafka.admin();
+  await admin.connect();
+  try {
+    const ends = await admin.fetchTopicOffsets(topic);
+    await eventually(
+      async () => {
+        const [committed] = await admin.fetchOffsets({ groupId, topics: [topic] });
+        const at = (partition: number) =>
+          Number(committed?.partitions.find((p) => p.partition === partition)?.offset ?? -1);
+        return ends.every((end) => Number(end.high) === 0 || at(end.partition) >= Number(end.high))
+          ? true
+          : undefined;
+      },
+      { what: `${groupId} caught up on ${type}` },
+    );
+  } finally {
+    await admin.disconnect();
   }
 }
 

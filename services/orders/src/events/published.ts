@@ -9,6 +9,7 @@ interface OrderFacts {
   quantity: number;
   total: number;
   createdAt: Date;
+  kind: 'created' | 'supplier';
   stocked?: boolean;
 }
 
@@ -21,6 +22,7 @@ export const orderPlaced = (o: OrderFacts) =>
     quantity: o.quantity,
     total: o.total,
     placedAt: o.createdAt.toISOString(),
+    kind: o.kind,
     ...(o.stocked && { fromStock: true }),
   });
 
