@@ -23,15 +23,39 @@ export class DocumentLocks {
     private readonly waitMs = 10_000,
   ) {}
 
+  /** This process's writers waiting for a document, in line: a released lock goes to the next at once. */
+  private readonly lines = new Map<string, Promise<void>>();
+
   /** Runs `work` as the only writer of the model's document whose `_id` (or other unique key) is `id`. */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any model's documents can be locked
   async run<T>(model: Model<any>, id: unknown, work: () => Promise<T>): Promise<T> {
     const name = `raseed:lock:${model.db.name}.${model.collection.collectionName}:${String(id)}`;
-    const token = randomUUID();
     const deadline = Date.now() + this.waitMs;
+    // Writers of one process take the Redis lock one after another, each as the one before lets
+    // go, instead of all polling it and sleeping while it is free (one busy account, say).
+    const ahead = this.lines.get(name) ?? Promise.resolve();
+    let done!: () => void;
+    const line = ahead.then(() => new Promise<void>((resolve) => (done = resolve)));
+    this.lines.set(name, line);
+    try {
+      await waitUntil(ahead, deadline);
+      return await this.holding(name, deadline, work);
+    } finally {
+      // Once this writer's turn came (or it gave up), the next one's comes.
+      void ahead.then(() => done());
+      if (this.lines.get(name) === line) void line.then(() => this.forget(name, line));
+    }
+  }
+
+  private forget(name: string, line: Promise<void>): void {
+    if (this.lines.get(name) === line) this.lines.delete(name);
+  }
+
+  private async holding<T>(name: string, deadline: number, work: () => Promise<T>): Promise<T> {
+    const token = randomUUID();
     let pause = 2;
     while ((await this.redis.set(name, token, 'PX', this.ttlMs, 'NX')) !== 'OK') {
-      if (Date.now() > deadline) throw new HttpError(503, 'The service is busy. Please try again.');
+      if (Date.now() > deadline) throw busy();
       await new Promise((resolve) => setTimeout(resolve, pause));
       pause = Math.min(50, pause * 2);
     }
@@ -41,5 +65,20 @@ export class DocumentLocks {
       // A lock Redis cannot release now expires by itself: the work's result stands.
       await this.redis.eval(RELEASE, 1, name, token).catch(() => undefined);
     }
+  }
+}
+
+const busy = () => new HttpError(503, 'The service is busy. Please try again.');
+
+/** Waits for `turn`, or fails busy at the deadline. */
+async function waitUntil(turn: Promise<void>, deadline: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(busy()), Math.max(0, deadline - Date.now()));
+  });
+  try {
+    await Promise.race([turn, late]);
+  } finally {
+    clearTimeout(timer);
   }
 }
