@@ -244,6 +244,8 @@ export async function startLoadStore(
   for (const service of SERVICES) {
     env[service] = testEnv(service, {
       LOG_LEVEL: 'warn',
+      // Relays woken by their writers, with the fallback poll of a store as operators run it.
+      OUTBOX_POLL_MS: '1000',
       // The instances of a service share the partitions of its consumer group.
       KAFKA_PARTITIONS: '3',
       SUPPLIER_URL: sim.url,

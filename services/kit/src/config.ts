@@ -64,7 +64,7 @@ export const baseEnv = z.object({
     .int()
     .positive()
     .default(7 * 24 * 3600),
-  OUTBOX_POLL_MS: z.coerce.number().int().positive().default(200),
+  OUTBOX_POLL_MS: z.coerce.number().int().positive().default(1000),
   /** The window of the sign-in, sign-up, reset and contact limits (gateway and auth). */
   AUTH_RATE_WINDOW_SECONDS: z.coerce
     .number()

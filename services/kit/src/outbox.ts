@@ -31,6 +31,11 @@ import { insertNew, insertOnce, modelOf } from './mongo';
  * after the winner's was sent; the relay remembers in Redis for a day which events it sent to
  * skip most of these, and consumers drop any duplicate that gets through by event id. With
  * several instances of a service, one relay sends at a time (LEASE_MS).
+ *
+ * The relay does not poll the store to learn of new events: every write through the Outbox wakes
+ * this process's relay at once, and when another instance's relay holds the lease, a message on
+ * a Redis channel wakes that one. It still looks every pollMs (a second by default) for what no
+ * wake-up told of: records left by a writer that died, pointers asked about again later.
  */
 export function carriesEvents(schema: Schema): void {
   schema.add({ events: { type: [Schema.Types.Mixed], default: undefined, select: false } });
@@ -54,9 +59,19 @@ const recordSchema = new Schema(
   { versionKey: false },
 );
 
+/** Records of this process's writers, landed but not yet sent, that the relay need not read again. */
+const LANDED_KEPT = 10_000;
+
 /** A service's outbox: what its relay still has to send (see carriesEvents). */
 export class Outbox {
   readonly records: Model<OutboxRecord>;
+  /**
+   * The events of records this process inserted, by their pointer's id: the relay of this process
+   * sends them without reading the record back. A relay elsewhere (or after a restart) reads it.
+   */
+  readonly landed = new Map<string, EventEnvelope[]>();
+  /** Called once a write has recorded events: this process's relay wakes (see OutboxRelay.nudge). */
+  onRecorded: () => void = () => undefined;
 
   constructor(readonly conn: Connection) {
     this.records = modelOf<OutboxRecord>(conn, 'OutboxRecord', recordSchema, 'outbox');
@@ -68,6 +83,7 @@ export class Outbox {
       this.records,
       events.map((event) => ({ _id: event.id, order: new Types.ObjectId(), event })),
     );
+    if (events.length) this.onRecorded();
   }
 
   /**
@@ -81,8 +97,14 @@ export class Outbox {
     events: EventEnvelope[],
     key: Record<string, string | number | Types.ObjectId>,
   ) {
-    if (events.length) await insertNew(this.records, [pointer(model.collection.collectionName, key)]);
-    return model.create({ ...record, events });
+    if (!events.length) return model.create({ ...record, events });
+    const carrier = pointer(model.collection.collectionName, key);
+    await insertNew(this.records, [carrier]);
+    const created = await model.create({ ...record, events });
+    this.landed.set(carrier._id, events);
+    if (this.landed.size > LANDED_KEPT) this.landed.delete(this.landed.keys().next().value!);
+    this.onRecorded();
+    return created;
   }
 
   /**
@@ -103,20 +125,28 @@ export class Outbox {
       model,
       items.map(({ record, events }) => ({ ...record, events })),
     );
-    return items.filter((_, i) => !taken.has(i)).map((i) => i.record);
+    const inserted = items.filter((_, i) => !taken.has(i));
+    for (const { record, events } of inserted) {
+      if (events.length) this.landed.set(pointer(collection, { _id: record._id })._id, events);
+    }
+    if (pointers.length) this.onRecorded();
+    return inserted.map((i) => i.record);
   }
 
   /**
    * Inserts a record carrying events under its unique `_id`, or answers the record inserted first
-   * (rule 9), as `insertOnce` does.
+   * (rule 9), as `insertOnce` does. It looks first, so a record decided long ago (asked again by
+   * a repair round) gets no pointer the relay would follow again; `lookFirst: false` saves that
+   * read where the caller is nearly always first (an order's fate as it is paid): a repeat then
+   * leaves a pointer whose events the relay remembers sending, and consumers apply once.
    */
   async insertOnce<T extends { _id: unknown }>(
     model: Model<T>,
     record: T,
     events: EventEnvelope[],
+    { lookFirst = true } = {},
   ): Promise<{ first: boolean; record: T }> {
-    // Someone decided before: answer it without making a pointer the relay would follow again.
-    const decided = await model.findById(record._id).lean<T>();
+    const decided = lookFirst ? await model.findById(record._id).lean<T>() : null;
     if (decided) return { first: false, record: decided };
     return insertOnce(model, record, () =>
       this.create(model, record, events, { _id: record._id as string | Types.ObjectId }),
@@ -172,6 +202,12 @@ export class OutboxRelay {
   private wake?: () => void;
   /** Pointers whose record was missing: when to look again, and the wait after that. */
   private readonly later = new Map<string, { at: number; wait: number }>();
+  /** Whether this relay held the lease at its last look: if not, a wake-up goes to the one that does. */
+  private holding = false;
+  /** Hears the wake-ups other instances' writers send (see nudge). */
+  private listener?: IORedis;
+  /** Set by a wake-up; a wake-up during a batch has the relay look again at once after it. */
+  private woken = false;
 
   private readonly pollMs: number;
   private readonly batchSize: number;
@@ -186,7 +222,7 @@ export class OutboxRelay {
     /** Where sent event ids are remembered for a day (see carriesEvents); optional. */
     private readonly redis?: IORedis,
   ) {
-    this.pollMs = options.pollMs ?? 200;
+    this.pollMs = options.pollMs ?? 1000;
     this.batchSize = options.batchSize ?? 100;
     this.topicPrefix = options.topicPrefix ?? '';
     this.partitions = options.partitions ?? 3;
@@ -198,22 +234,48 @@ export class OutboxRelay {
     this.producer.on(this.producer.events.DISCONNECT, () => {
       this.connected = false;
     });
+    outbox.onRecorded = () => this.nudge();
   }
 
   start(): void {
     if (this.running) return;
     this.running = true;
+    this.listen();
     this.loop = this.run();
   }
 
-  /** Publishes without waiting for the next poll, for example right after a write. */
+  /**
+   * Publishes without waiting for the next poll, right after a write. When another instance's
+   * relay holds the lease, that one is woken through Redis; a lost wake-up costs one poll's wait.
+   */
   nudge(): void {
+    this.wakeUp();
+    if (!this.holding && this.redis?.status === 'ready') {
+      this.redis.publish(this.wakeChannel(), '1').catch(() => undefined);
+    }
+  }
+
+  private wakeChannel = () => `raseed:outbox:wake:${this.topicPrefix}${this.outbox.conn.name}`;
+
+  /** Wakes this relay when another instance's writer recorded events. */
+  private listen(): void {
+    if (!this.redis) return;
+    const listener = this.redis.duplicate();
+    listener.on('error', () => undefined);
+    listener.on('message', () => this.wakeUp());
+    listener.subscribe(this.wakeChannel()).catch(() => undefined);
+    this.listener = listener;
+  }
+
+  private wakeUp(): void {
+    this.woken = true;
     this.wake?.();
   }
 
   async stop(): Promise<void> {
     this.running = false;
-    this.nudge();
+    this.wakeUp();
+    this.listener?.disconnect();
     await this.loop;
     // Another instance's relay takes over at its next poll rather than after the lease runs out.
     await this.quickly((redis) => redis.eval(GIVE_UP_LEASE, 1, this.leaseKey(), this.id));
@@ -224,6 +286,7 @@ export class OutboxRelay {
     let failures = 0;
     while (this.running) {
       let published = 0;
+      this.woken = false;
       try {
         published = await this.drainOnce();
         failures = 0;
@@ -232,9 +295,9 @@ export class OutboxRelay {
         this.connected = false;
         this.logger.warn({ err, failures }, 'outbox relay could not publish; will retry');
       }
-      if (published === 0 && this.running) {
-        await this.sleep(failures ? Math.min(5000, this.pollMs * 2 ** failures) : this.pollMs);
-      }
+      if (!this.running) break;
+      if (failures) await this.sleep(Math.min(5000, this.pollMs * 2 ** failures));
+      else if (published === 0 && !this.woken) await this.sleep(this.pollMs);
     }
   }
 
@@ -262,7 +325,9 @@ export class OutboxRelay {
     const sent: string[] = [];
     const events: EventEnvelope[] = [];
     for (const record of records) {
-      const carried = record.event ? [record.event] : await this.carried(record);
+      const carried = record.event
+        ? [record.event]
+        : (this.outbox.landed.get(record._id) ?? (await this.carried(record)));
       if (carried === 'hold') break;
       if (!carried) continue;
       events.push(...carried);
@@ -275,7 +340,10 @@ export class OutboxRelay {
       await this.remember(fresh);
     }
     await this.outbox.records.deleteMany({ _id: { $in: sent } });
-    for (const id of sent) this.later.delete(id);
+    for (const id of sent) {
+      this.later.delete(id);
+      this.outbox.landed.delete(id);
+    }
     return sent.length;
   }
 
@@ -286,7 +354,8 @@ export class OutboxRelay {
     const held = await this.quickly((redis) =>
       redis.eval(TAKE_LEASE, 1, this.leaseKey(), this.id, String(LEASE_MS)),
     );
-    return held === null || held === 1;
+    this.holding = held === null || held === 1;
+    return this.holding;
   }
 
   private sentKey = (event: EventEnvelope) => `raseed:outbox:sent:${this.topicPrefix}${event.id}`;

@@ -17,7 +17,7 @@ describe('loadConfig', () => {
       S3_ENDPOINT: 'http://127.0.0.1:9000',
       SMTP_URL: 'smtp://127.0.0.1:1025',
       JWT_TTL_SECONDS: 7 * 24 * 3600,
-      OUTBOX_POLL_MS: 200,
+      OUTBOX_POLL_MS: 1000,
     });
     expect(config.JWT_SECRET.length).toBeGreaterThanOrEqual(32);
   });
