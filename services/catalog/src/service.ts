@@ -61,10 +61,10 @@ export function startCatalog(config: CatalogConfig): Promise<RunningService> {
       published: ctx.eventsRecorded,
       syncNow: () => jobs.syncNow(config.CATALOG_SYNC_WAIT_SECONDS * 1000),
     });
-    internalRoutes(api, { models });
+    internalRoutes(api, { models, cache });
 
     await ctx.consume({
-      'user.discount-changed': onDiscountChanged(models),
+      'user.discount-changed': onDiscountChanged(models, cache),
       'stock.level-changed': onStockLevelChanged(models, cache),
     });
     ctx.onStop(() => jobs.close());

@@ -13,6 +13,7 @@ export * from './kafka';
 export * from './limits';
 export * from './locks';
 export * from './logger';
+export * from './memo';
 export * from './metrics';
 export * from './money';
 export * from './mongo';

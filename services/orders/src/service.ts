@@ -5,6 +5,7 @@ import {
   startService,
   SupplierClient,
   type RunningService,
+  withoutMarker,
 } from '@raseed/kit';
 import type { OrdersConfig } from './config';
 import { codeModels, CodeStore } from './data/codes';
@@ -60,10 +61,13 @@ export function startOrders(config: OrdersConfig): Promise<RunningService> {
       logger: ctx.logger,
     };
     const supplier = new SupplierClient(supplierOptions);
-    const deleted = new DeletedUsers(ctx.mongo);
+    // What every order reads of the service's own records (codes uploaded, accounts deleted) is
+    // kept in memory until one of them changes: see VersionedMemo.
+    const readVersion = `raseed:orders:${config.MONGO_DB}:version`;
+    const deleted = new DeletedUsers(ctx.mongo, ctx.redis, readVersion);
     const deps: FulfilmentDeps = {
       orders,
-      codes: new CodeStore(stock),
+      codes: new CodeStore(stock, ctx.redis, readVersion),
       stock: new StockLevels(stock, levels, ctx.outbox, ctx.eventsRecorded, ctx.logger),
       supplier,
       disputes,
@@ -83,7 +87,10 @@ export function startOrders(config: OrdersConfig): Promise<RunningService> {
     ctx.onStop(() => jobs.close());
     await ctx.consume({
       'user.deleted': onUserDeleted(deleted),
-      'order.placed': (event) => handOff(deps, event.data.orderId),
+      // A hand-off reads a supplier order and queues its placement under the order's id.
+      'order.placed': withoutMarker(async ({ data }) => {
+        if (data.kind !== 'created') await handOff(deps, data.orderId);
+      }),
     });
     for (const queue of jobs.queues) ctx.metrics.watchQueue(queue);
     // What waits for someone: paid orders waiting, stuck supplier orders and open disputes.

@@ -1,3 +1,4 @@
+import { bumpVersion, VersionedMemo } from '@raseed/kit';
 import type IORedis from 'ioredis';
 
 /**
@@ -48,6 +49,11 @@ export class ReadCache {
   }
 
   async invalidate(): Promise<void> {
-    await this.redis.incr(this.versionKey);
+    await bumpVersion(this.redis, this.versionKey);
+  }
+
+  /** Values read from the store, kept in this process until the next change (see VersionedMemo). */
+  memo<T>(): VersionedMemo<T> {
+    return new VersionedMemo<T>(this.redis, this.versionKey);
   }
 }

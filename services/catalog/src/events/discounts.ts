@@ -1,9 +1,13 @@
 import { isDuplicateKey, type EventEnvelope } from '@raseed/kit';
+import type { ReadCache } from '../data/cache';
 import type { CatalogModels, Discount } from '../data/models';
 
-/** Keeps each user's discount for pricing; an older change arriving late changes nothing. */
+/**
+ * Keeps each user's discount for pricing; an older change arriving late changes nothing. The
+ * catalogue's version moves on after it, so no order is priced with the discount it replaced.
+ */
 export const onDiscountChanged =
-  (models: CatalogModels) =>
+  (models: CatalogModels, cache: ReadCache) =>
   async ({ data }: EventEnvelope<'user.discount-changed'>) => {
     const setAt = new Date(data.setAt);
     try {
@@ -16,6 +20,7 @@ export const onDiscountChanged =
         { $set: { percentage: data.percentage, setAt } },
       );
     }
+    await cache.invalidate();
   };
 
 export async function discountOf(models: CatalogModels, userId: string | undefined): Promise<number | null> {

@@ -1,10 +1,13 @@
 import { notFound, objectIdPattern, parseInput, unitPrice, z, type ApiRoutes } from '@raseed/kit';
+import type { ReadCache } from '../data/cache';
 import type { CatalogModels, Category, CustomProduct, Product, SupplierProduct } from '../data/models';
 import { texts } from '../domain/rules';
 import { discountOf } from '../events/discounts';
 
 export interface InternalDeps {
   models: CatalogModels;
+  /** Moved on by every change of the catalogue (and of a discount): see VersionedMemo. */
+  cache: ReadCache;
 }
 
 /** A created ('c-') or supplier ('p-') product id. */
@@ -32,10 +35,13 @@ export type OrderProduct = z.infer<typeof orderProduct>;
 /**
  * The calls orders makes while a customer waits (ARCHITECTURE rules 1, 3, 10): the product
  * an order is for, priced on the server the way the storefront shows it (CatalogReads.page),
- * read fresh from the store rather than from the read cache.
+ * as the store holds it after the last complete change (VersionedMemo).
  */
 export function internalRoutes(api: ApiRoutes, deps: InternalDeps): void {
   const { models } = deps;
+  // Every order reads these: kept while the catalogue is unchanged, fresh after any change.
+  const products = deps.cache.memo<Priceable | null>();
+  const discounts = deps.cache.memo<number | null>();
 
   api.route(
     {
@@ -49,47 +55,60 @@ export function internalRoutes(api: ApiRoutes, deps: InternalDeps): void {
     async (req, res) => {
       const id = parseInput(productId, req.params.id);
       const { userId } = parseInput(productQuery, req.query);
-      const [supplier, created] = await Promise.all([
-        id.startsWith('p-') ? models.SupplierProduct.findById(id).lean<SupplierProduct>() : null,
-        id.startsWith('c-') ? models.Product.findOne({ _id: id, removed: false }).lean<Product>() : null,
+      const [found, discount] = await Promise.all([
+        products.get(id, () => forOrder(models, id)),
+        userId ? discounts.get(userId, () => discountOf(models, userId)) : null,
       ]);
-      const found = supplier ?? created;
       if (!found) throw notFound(texts.productNotFound);
-      const [custom, discount, category] = await Promise.all([
-        models.CustomProduct.findOne({ nameKey: found.nameKey }).lean<CustomProduct>(),
-        discountOf(models, userId),
-        models.Category.findOne({ nameKey: found.categoryKey }).lean<Category>(),
-      ]);
-      // The products of a category an admin switched off cannot be ordered either.
-      const categoryOn = !category || category.available;
-      const price = unitPrice(found.price, custom?.percentage ?? null, discount);
-      const answer: OrderProduct = supplier
-        ? {
-            id: supplier._id,
-            name: supplier.name,
-            kind: 'supplier',
-            supplierId: supplier.supplierId,
-            available: categoryOn && supplier.available && supplier.supplierAvailable && !supplier.removed,
-            params: supplier.params,
-            qtyValues:
-              supplier.qtyValues?.min != null && supplier.qtyValues.max != null
-                ? { min: supplier.qtyValues.min, max: supplier.qtyValues.max }
-                : null,
-            unitPrice: price,
-            categoryName: supplier.categoryName,
-          }
-        : {
-            id: found._id,
-            name: found.name,
-            kind: 'created',
-            supplierId: null,
-            available: categoryOn && found.available,
-            params: found.params,
-            qtyValues: null,
-            unitPrice: price,
-            categoryName: found.categoryName,
-          };
+      const { price, percentage, ...product } = found;
+      const answer: OrderProduct = { ...product, unitPrice: unitPrice(price, percentage, discount) };
       res.json(answer);
     },
   );
+}
+
+/** An order's product before the customer's discount: its base price and profit multiplier. */
+type Priceable = Omit<OrderProduct, 'unitPrice'> & { price: number; percentage: number | null };
+
+/** The product as orders take it, with what prices it; null when there is no such product. */
+async function forOrder(models: CatalogModels, id: string): Promise<Priceable | null> {
+  const [supplier, created] = await Promise.all([
+    id.startsWith('p-') ? models.SupplierProduct.findById(id).lean<SupplierProduct>() : null,
+    id.startsWith('c-') ? models.Product.findOne({ _id: id, removed: false }).lean<Product>() : null,
+  ]);
+  const found = supplier ?? created;
+  if (!found) return null;
+  const [custom, category] = await Promise.all([
+    models.CustomProduct.findOne({ nameKey: found.nameKey }).lean<CustomProduct>(),
+    models.Category.findOne({ nameKey: found.categoryKey }).lean<Category>(),
+  ]);
+  // The products of a category an admin switched off cannot be ordered either.
+  const categoryOn = !category || category.available;
+  const pricing = { price: found.price, percentage: custom?.percentage ?? null };
+  return supplier
+    ? {
+        ...pricing,
+        id: supplier._id,
+        name: supplier.name,
+        kind: 'supplier',
+        supplierId: supplier.supplierId,
+        available: categoryOn && supplier.available && supplier.supplierAvailable && !supplier.removed,
+        params: supplier.params,
+        qtyValues:
+          supplier.qtyValues?.min != null && supplier.qtyValues.max != null
+            ? { min: supplier.qtyValues.min, max: supplier.qtyValues.max }
+            : null,
+        categoryName: supplier.categoryName,
+      }
+    : {
+        ...pricing,
+        id: found._id,
+        name: found.name,
+        kind: 'created',
+        supplierId: null,
+        available: categoryOn && found.available,
+        params: found.params,
+        qtyValues: null,
+        categoryName: found.categoryName,
+      };
 }

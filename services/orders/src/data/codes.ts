@@ -1,4 +1,5 @@
-import { insertNew, isDuplicateKey, modelOf } from '@raseed/kit';
+import { bumpVersion, insertNew, isDuplicateKey, modelOf, VersionedMemo } from '@raseed/kit';
+import type IORedis from 'ioredis';
 import { Schema, Types, type Connection } from 'mongoose';
 
 /**
@@ -110,12 +111,32 @@ export interface StockCounts {
 
 const CLAIM_TRIES = 50;
 
+/** The product's codes that can be sold at `now`: free, and not expired. */
+export const sellable = (productId: string, now = new Date()) => ({
+  productId,
+  claimedBy: null,
+  $or: [{ expiresAt: null }, { expiresAt: { $gt: now } }],
+});
+
 export class CodeStore {
-  constructor(readonly models: CodeModels) {}
+  /** Whether each product has codes, as every order of a created product asks; an upload moves it on. */
+  private readonly stockedMemo: VersionedMemo<boolean>;
+
+  constructor(
+    readonly models: CodeModels,
+    private readonly redis: IORedis,
+    /** Moved on by every upload (see VersionedMemo). */
+    private readonly versionKey: string,
+  ) {
+    this.stockedMemo = new VersionedMemo(redis, versionKey);
+  }
 
   /** Whether the product sells from a stock of codes (one was ever uploaded). */
-  async stocked(productId: string): Promise<boolean> {
-    return (await this.models.Code.exists({ productId })) !== null;
+  stocked(productId: string): Promise<boolean> {
+    return this.stockedMemo.get(
+      productId,
+      async () => (await this.models.Code.exists({ productId })) !== null,
+    );
   }
 
   /** Adds an upload's codes; those the product has already (by digest) are counted, not added. */
@@ -142,6 +163,7 @@ export class CodeStore {
       at,
     };
     await this.models.Batch.create(record);
+    await bumpVersion(this.redis, this.versionKey);
     return record;
   }
 
@@ -155,10 +177,8 @@ export class CodeStore {
     const taken = new Set<string>();
     for (let tries = 0; held.length < quantity && tries < CLAIM_TRIES; tries++) {
       const free = await this.models.Code.find({
-        productId,
-        claimedBy: null,
+        ...sellable(productId),
         _id: { $nin: [...taken].map((id) => new Types.ObjectId(id)) },
-        $or: [{ expiresAt: null }, { expiresAt: { $gt: new Date() } }],
       })
         .select({ _id: 1 })
         .limit(quantity - held.length + 8)
@@ -230,11 +250,7 @@ export class CodeStore {
   async counts(productId: string): Promise<StockCounts> {
     const now = new Date();
     const [free, sold, expired] = await Promise.all([
-      this.models.Code.countDocuments({
-        productId,
-        claimedBy: null,
-        $or: [{ expiresAt: null }, { expiresAt: { $gt: now } }],
-      }),
+      this.models.Code.countDocuments(sellable(productId, now)),
       this.models.Claim.countDocuments({ productId }),
       this.models.Code.countDocuments({ productId, claimedBy: null, expiresAt: { $lte: now } }),
     ]);

@@ -211,7 +211,9 @@ export class OrderStore {
   async settle(order: Order, fate: Omit<OrderFate, '_id' | 'at'>): Promise<OrderFate> {
     const record: OrderFate = { _id: order._id.toString(), ...fate, at: new Date() };
     const events = fate.fate === 'paid' ? [orderPlaced(order)] : [];
-    const stands = (await this.outbox.insertOnce(this.models.Fate, record, events)).record;
+    // Decided as the order is paid, or by a repair: seldom twice, so no look first.
+    const stands = (await this.outbox.insertOnce(this.models.Fate, record, events, { lookFirst: false }))
+      .record;
     await this.follow(order._id, stands);
     return stands;
   }

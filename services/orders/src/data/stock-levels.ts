@@ -1,6 +1,6 @@
 import { carriesEvents, createEvent, modelOf, type Logger, type Outbox } from '@raseed/kit';
 import { Schema, type Connection } from 'mongoose';
-import type { CodeModels } from './codes';
+import { sellable, type CodeModels } from './codes';
 
 /** What an admin chose for a product's stock: when it counts as low, and whether to take orders by hand once it is out. */
 export interface StockSetting {
@@ -85,7 +85,7 @@ export class StockLevels {
 
   /** Whether a code can be sold now (one free and not expired). */
   async hasAvailable(productId: string): Promise<boolean> {
-    return (await this.codes.Code.exists({ productId, claimedBy: null, ...unexpired() })) !== null;
+    return (await this.codes.Code.exists(sellable(productId))) !== null;
   }
 
   /** An admin's settings, announced with the level they give before they are stored. */
@@ -121,7 +121,7 @@ export class StockLevels {
   async announce(productId: string, productName: string, settings?: StockSettings): Promise<number> {
     const chosen = settings ?? (await this.settingsOf(productId));
     const countedAt = new Date();
-    const available = await this.codes.Code.countDocuments({ productId, claimedBy: null, ...unexpired() });
+    const available = await this.codes.Code.countDocuments(sellable(productId));
     await this.outbox.add(
       createEvent('orders', 'stock.level-changed', productId, {
         productId,
@@ -159,5 +159,3 @@ export class StockLevels {
     }
   }
 }
-
-const unexpired = () => ({ $or: [{ expiresAt: null }, { expiresAt: { $gt: new Date() } }] });

@@ -139,11 +139,20 @@ export async function placeOrder(
   }
   const id = keyedId(user.id, key);
   const fingerprint = draftFingerprint(draft);
-  const earlier = await orders.findById(id);
-  if (earlier) return answerFor(deps, earlier, fingerprint);
-  await refuseDeleted();
-  // Checked first: a draft that fails its checks records nothing, and its key stays free.
-  const opened = await orders.open(id, await price(deps, user, draft), fingerprint);
+  // The insert under the key finds a repeat (rule 9), so a first request, the usual case, reads
+  // nothing before it. Checked first: a draft that fails its checks records nothing, and its key
+  // stays free; a repeat whose checks fail now (the product since removed, the account deleted,
+  // catalog away) still answers its first request's outcome.
+  let priced: Awaited<ReturnType<typeof price>>;
+  try {
+    await refuseDeleted();
+    priced = await price(deps, user, draft);
+  } catch (err) {
+    const earlier = await orders.findById(id).catch(() => null);
+    if (earlier) return answerFor(deps, earlier, fingerprint);
+    throw err;
+  }
+  const opened = await orders.open(id, priced, fingerprint);
   return opened.first ? pay(deps, opened.order) : answerFor(deps, opened.order, fingerprint);
 }
 

@@ -92,8 +92,19 @@ export interface MovementResult {
 }
 
 const MAX_ATTEMPTS = 200;
+/** Accounts whose last entry this process remembers (the most recently written or read). */
+const HEADS_KEPT = 10_000;
 
 export class Ledger {
+  /**
+   * The last entry this process wrote or read of each recently active account. Entries never
+   * change, so when the hint names no newer one the remembered entry is not read again; a newer
+   * entry written elsewhere moves the hint past it, and an insert on a stale head fails its
+   * unique seq. (A store restored under a running process would mislead it: restores are made
+   * into a stopped store, OPERATIONS.md.)
+   */
+  private readonly heads = new Map<string, LedgerEntry>();
+
   constructor(
     readonly entries: EntryModel,
     private readonly locks: DocumentLocks,
@@ -177,6 +188,7 @@ export class Ledger {
             account: entry.account,
             seq: entry.seq,
           });
+          this.remember(entry);
           await this.advanceHint(m.account, entry.seq);
           return { entry, applied: true };
         } catch (err) {
@@ -219,7 +231,13 @@ export class Ledger {
     // Without Redis there is no hint: the last entry is looked up in the store.
     const stored = await this.redis.get(this.hintKey(account)).catch(() => null);
     const hint = stored === null ? -1 : Number(stored);
-    const hinted = hint >= 0 ? await this.entries.findOne({ account, seq: hint }).lean<LedgerEntry>() : null;
+    const known = this.heads.get(account);
+    const hinted =
+      known && known.seq >= hint
+        ? known
+        : hint >= 0
+          ? await this.entries.findOne({ account, seq: hint }).lean<LedgerEntry>()
+          : null;
     // A hint that names no entry (its database was replaced) is dropped, not trusted.
     if (!hinted && hint >= 0) await this.redis.del(this.hintKey(account)).catch(() => undefined);
     let entry: LedgerEntry =
@@ -236,7 +254,17 @@ export class Ledger {
       walked = true;
     }
     if (walked || entry.seq !== hint) await this.advanceHint(account, entry.seq);
+    this.remember(entry);
     return entry;
+  }
+
+  private remember(entry: LedgerEntry): void {
+    const known = this.heads.get(entry.account);
+    if (known && known.seq > entry.seq) return;
+    // Kept in the order last used, so the least recently used account is the first forgotten.
+    this.heads.delete(entry.account);
+    this.heads.set(entry.account, entry);
+    if (this.heads.size > HEADS_KEPT) this.heads.delete(this.heads.keys().next().value!);
   }
 
   /** Opens the account with an empty first entry; safe to repeat and to race. */

@@ -1,0 +1,56 @@
+import type IORedis from 'ioredis';
+
+/**
+ * Values a process read from its store, used again while a version number in Redis stays the
+ * same. Every change that could alter them moves the version on (`bump`) after its write, so once
+ * the change is complete no reader is answered what came before it; a value read across a bump is
+ * not kept. One Redis read stands for the store reads it saves; while Redis is away the store
+ * answers every time.
+ */
+export class VersionedMemo<T> {
+  private version: string | null = null;
+  private readonly values = new Map<string, { value: T; at: number }>();
+
+  constructor(
+    private readonly redis: IORedis,
+    readonly versionKey: string,
+    private readonly options: {
+      /** How many values are kept; the least recently read goes first. */
+      most?: number;
+      /** A bound on what a change whose bump was lost (its writer died first) leaves behind. */
+      ttlMs?: number;
+    } = {},
+  ) {}
+
+  async get(name: string, load: () => Promise<T>): Promise<T> {
+    const version = await this.redis.get(this.versionKey).then(
+      (stored) => stored ?? '0',
+      () => null,
+    );
+    if (version === null) return load();
+    if (version !== this.version) {
+      this.values.clear();
+      this.version = version;
+    }
+    const hit = this.values.get(name);
+    if (hit && Date.now() - hit.at < (this.options.ttlMs ?? 60_000)) {
+      this.keep(name, hit);
+      return hit.value;
+    }
+    const value = await load();
+    if (this.version === version) this.keep(name, { value, at: Date.now() });
+    return value;
+  }
+
+  private keep(name: string, entry: { value: T; at: number }): void {
+    // Map order is the order last read, so the first key is the least recently read.
+    this.values.delete(name);
+    this.values.set(name, entry);
+    if (this.values.size > (this.options.most ?? 5_000)) this.values.delete(this.values.keys().next().value!);
+  }
+}
+
+/** Moves a version on after a change (see VersionedMemo). */
+export async function bumpVersion(redis: IORedis, versionKey: string): Promise<void> {
+  await redis.incr(versionKey);
+}
