@@ -5,7 +5,7 @@ import type IORedis from 'ioredis';
 import { trustProxySetting, type GatewayConfig } from './config';
 import { apiDocs } from './docs';
 import { addressLimits } from './limits';
-import { LiveStreams } from './live';
+import { LIVE_PATH, LiveStreams } from './live';
 import { onePath } from './paths';
 import { serviceProxy } from './proxy';
 import { publicReads } from './public-reads';
@@ -123,7 +123,8 @@ export function createGateway(
     next();
   });
   app.use(addressLimits(redis, config));
-  app.use(live.router());
+  // Only the stream's own path enters its router: every other request passes it by.
+  app.get(LIVE_PATH, live.router());
 
   // Behind the request ids, metrics, logs and security headers above, which cached answers get too.
   app.use(publicReads(instances.catalog, config, logger, metrics));

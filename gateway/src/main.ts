@@ -1,5 +1,5 @@
-// Tracing patches HTTP and Express before anything loads them (see instrument).
-import '@raseed/kit/dist/instrument';
+// Tracing patches HTTP before anything loads it (see instrument).
+import './instrument';
 import { createLogger, IDLE_CONNECTION_MS, Metrics, redisConnection, startTracing } from '@raseed/kit';
 import express from 'express';
 import { createGateway, liveStreams } from './app';

@@ -1,7 +1,7 @@
 import http, { type IncomingMessage } from 'node:http';
 import { IDLE_CONNECTION_MS, refused, type Instances, type Logger } from '@raseed/kit';
 import type { Request, RequestHandler } from 'express';
-import { createProxyMiddleware } from 'http-proxy-middleware';
+import { createProxyMiddleware, debugProxyErrorsPlugin, proxyEventsPlugin } from 'http-proxy-middleware';
 import getRawBody from 'raw-body';
 import { serviceFor, type ServiceName } from './routes';
 
@@ -48,6 +48,10 @@ export function serviceProxy(instances: Record<ServiceName, Instances>, logger: 
       return url;
     },
     agent,
+    // The default plugins less the logger, which built a URL for every answer (walking the
+    // agent's sockets) to log through a logger that prints nothing; errors are logged below.
+    ejectPlugins: true,
+    plugins: [debugProxyErrorsPlugin, proxyEventsPlugin],
     xfwd: true,
     proxyTimeout: 30_000,
     on: {

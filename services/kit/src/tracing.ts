@@ -34,13 +34,17 @@ const quiet = (path: string | undefined) => /^\/(healthz|readyz|metrics)\b/.test
 let instrumented = false;
 
 /**
- * Patches HTTP, fetch, Express, the store driver and Redis. It must run before those modules
- * are loaded, so a process's entry point imports `@raseed/kit/dist/instrument` first.
+ * Patches HTTP and fetch, which carry a trace from process to process (and its id into the logs),
+ * and, when spans are sent somewhere (OTEL_TRACES_EXPORTER), Express (unless `express` is false),
+ * the store driver and Redis, whose spans only show inside a trace: unrecorded, they would cost
+ * every query its wrapping for nothing. It must run before those modules are loaded, so a
+ * process's entry point imports `@raseed/kit/dist/instrument` (or its own such module) first.
  */
-export function instrument(): void {
+export function instrument({ express = true }: { express?: boolean } = {}): void {
   // The standard switch: nothing is patched, nothing traced, and logs carry no trace ids.
   if (instrumented || process.env.OTEL_SDK_DISABLED === 'true') return;
   instrumented = true;
+  const recording = (process.env.OTEL_TRACES_EXPORTER ?? 'none') !== 'none';
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
   propagation.setGlobalPropagator(new W3CTraceContextPropagator());
   registerInstrumentations({
@@ -51,11 +55,17 @@ export function instrument(): void {
         requireParentforOutgoingSpans: true,
       }),
       new UndiciInstrumentation({ ignoreRequestHook: (req) => quiet(req.path), requireParentforSpans: true }),
-      // Routes and handlers; the shared middleware (helmet, parsers, logging) would only add noise.
-      new ExpressInstrumentation({ ignoreLayersType: [ExpressLayerType.MIDDLEWARE] }),
-      // Pollers (the outbox relay, workers waiting for jobs) make no spans of their own.
-      new MongoDBInstrumentation({ requireParentSpan: true }),
-      new IORedisInstrumentation({ requireParentSpan: true }),
+      ...(recording
+        ? [
+            // Routes and handlers; the shared middleware (helmet, parsers, logging) would only add noise.
+            ...(express
+              ? [new ExpressInstrumentation({ ignoreLayersType: [ExpressLayerType.MIDDLEWARE] })]
+              : []),
+            // Pollers (the outbox relay, workers waiting for jobs) make no spans of their own.
+            new MongoDBInstrumentation({ requireParentSpan: true }),
+            new IORedisInstrumentation({ requireParentSpan: true }),
+          ]
+        : []),
     ],
   });
 }
