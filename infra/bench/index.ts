@@ -715,7 +715,51 @@ export async function steadyStoreFigures() {
   }
 }
 
+/**
+ * The sections to run, by name (BENCH_ONLY=orders,steady, say, while trying a change); all of
+ * them by default. BENCHMARKS.md is written only by a whole run.
+ */
+const SECTIONS = [
+  'orders',
+  'catalog',
+  'breakdown',
+  'cluster',
+  'steady',
+  'grown',
+  'storefront',
+  'phone',
+] as const;
+const ONLY = (process.env.BENCH_ONLY ?? '').split(',').filter(Boolean);
+for (const name of ONLY) {
+  if (!(SECTIONS as readonly string[]).includes(name))
+    throw new Error(`BENCH_ONLY names ${name}; the sections are ${SECTIONS.join(', ')}`);
+}
+const runs = (name: (typeof SECTIONS)[number]) => !ONLY.length || ONLY.includes(name);
+
 async function main() {
+  const started = new Date();
+  console.log(
+    `Raseed bench (${started.toISOString()}; local store, ${CONCURRENCY} requests at a time${ONLY.length ? `; only ${ONLY.join(', ')}` : ''})`,
+  );
+  if (runs('orders')) await moneyFigures();
+  if (runs('catalog')) {
+    try {
+      await catalogFigures();
+    } finally {
+      await deleteTopics(TEST_TOPIC_PREFIX);
+    }
+  }
+  if (runs('breakdown')) await breakdownFigures();
+  if (runs('cluster')) await clusterFigures();
+  if (runs('steady')) await steadyStoreFigures();
+  if (runs('grown')) await grownStoreFigures({ heading, line, percentile }, GROWN, STORE_PORTS);
+  if (runs('storefront')) storefrontFigures();
+  if (runs('phone')) await phoneFigures({ heading, line }, STORE_PORTS);
+  if (!ONLY.length) writeBenchmarks(started);
+}
+
+/** Payments confirmed, wallet debits and orders, on services started in this process. */
+async function moneyFigures() {
   const walletConfig = loadWalletConfig(testEnv('wallet'));
   const wallet = await startWallet(walletConfig);
   const paymentsConfig = loadPaymentsConfig(testEnv('payments', { WALLET_URL: wallet.url }));
@@ -725,10 +769,7 @@ async function main() {
   const walletHttp = supertest(wallet.url);
   const secret = walletConfig.JWT_SECRET;
 
-  const started = new Date();
   try {
-    console.log(`Raseed bench (${started.toISOString()}; local store, ${CONCURRENCY} requests at a time)`);
-
     // --- payment confirmed -> balance visible
     const admin = user('admin', secret);
     const customers = Array.from({ length: 200 }, () => user('user', secret));
@@ -809,18 +850,6 @@ async function main() {
     await dropDatabase(paymentsConfig.MONGO_DB);
     await dropDatabase(walletConfig.MONGO_DB);
   }
-  try {
-    await catalogFigures();
-  } finally {
-    await deleteTopics(TEST_TOPIC_PREFIX);
-  }
-  await breakdownFigures();
-  await clusterFigures();
-  await steadyStoreFigures();
-  await grownStoreFigures({ heading, line, percentile }, GROWN, STORE_PORTS);
-  storefrontFigures();
-  await phoneFigures({ heading, line }, STORE_PORTS);
-  writeBenchmarks(started);
 }
 
 // Run as npm run bench; imported, it only lends its figures (e.g. storefrontFigures).
