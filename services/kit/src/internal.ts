@@ -52,20 +52,31 @@ export class ServiceClient {
         const baseUrl = this.instances.pick(tried);
         tried.push(baseUrl);
         let res: Response;
+        // A controller and a timer of our own: AbortSignal.timeout's signal costs a transferable
+        // object on every call, and internal calls are an order's hot path.
+        const abort = new AbortController();
+        const timer = setTimeout(() => abort.abort(), this.options.timeoutMs ?? 10_000);
+        let answer: Record<string, unknown> | undefined;
         try {
-          res = await fetch(`${baseUrl}${path}`, {
-            method,
-            headers: { 'content-type': 'application/json', [SERVICE_TOKEN_HEADER]: this.token },
-            body: body === undefined ? undefined : JSON.stringify(body),
-            signal: AbortSignal.timeout(this.options.timeoutMs ?? 10_000),
-          });
-        } catch (err) {
-          if (refused(err)) this.instances.failed(baseUrl);
-          throw new HttpError(503, unavailable);
+          try {
+            res = await fetch(`${baseUrl}${path}`, {
+              method,
+              headers: { 'content-type': 'application/json', [SERVICE_TOKEN_HEADER]: this.token },
+              body: body === undefined ? undefined : JSON.stringify(body),
+              signal: abort.signal,
+            });
+          } catch (err) {
+            if (refused(err)) this.instances.failed(baseUrl);
+            throw new HttpError(503, unavailable);
+          }
+          answer = (await res.json().catch(() => undefined)) as Record<string, unknown> | undefined;
+        } finally {
+          clearTimeout(timer);
         }
-        const answer = (await res.json().catch(() => ({}))) as Record<string, unknown>;
+        // An answer cut off on its way is no answer: its outcome is unknown, as after a 5xx.
+        if (res.ok && answer === undefined) throw new HttpError(503, unavailable);
         if (res.ok) return answer as T;
-        const { error, ...fields } = answer;
+        const { error, ...fields } = answer ?? {};
         const failure = new HttpError(res.status, typeof error === 'string' ? error : unavailable, fields);
         if (res.status < 500) throw new pRetry.AbortError(failure);
         throw new HttpError(503, unavailable);
