@@ -37,7 +37,14 @@ export function startCatalog(config: CatalogConfig): Promise<RunningService> {
       logger: ctx.logger,
     });
     const sync = exclusiveSync(ctx.redis, `raseed:catalog:${config.MONGO_DB}:sync`, async () => {
-      const result = await syncCatalogue(models, ctx.locks, ctx.outbox, supplier);
+      let result: Awaited<ReturnType<typeof syncCatalogue>>;
+      try {
+        result = await syncCatalogue(models, ctx.locks, ctx.outbox, supplier);
+      } catch (err) {
+        // A sync cut off midway may have changed some products: nothing read before is kept.
+        await cache.invalidate().catch(() => undefined);
+        throw err;
+      }
       if (result.created || result.updated || result.removed) {
         ctx.eventsRecorded();
         await cache.invalidate();
