@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { FaBars, FaHome, FaRedo, FaTimes, FaUserCircle } from 'react-icons/fa';
 import { useDispatch } from 'react-redux';
 import { Link, NavLink, useLocation, useNavigate } from 'react-router-dom';
-import { toast } from 'react-toastify';
+import { toast } from '../lib/toast';
 import { api } from '../api/api';
 import { Arabic, REMAINING_DEBT } from '../components/Arabic';
 import { useLogoutMutation } from '../features/auth/api';

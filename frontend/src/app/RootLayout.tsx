@@ -1,13 +1,14 @@
 import { Suspense, useEffect } from 'react';
 import { useDispatch } from 'react-redux';
 import { Outlet, useLocation } from 'react-router-dom';
-import { Slide, ToastContainer, toast } from 'react-toastify';
 import { Spinner } from '../components/Spinner';
 import { useUserQuery } from '../features/auth/api';
 import { checked, signedOut, useSession } from '../features/auth/session';
 import { useLiveUpdates } from '../features/live/live';
 import { httpStatus } from '../lib/errors';
+import { toast } from '../lib/toast';
 import { Header } from './Header';
+import { Toasts } from './Toasts';
 
 /** The page scrolls to the top on a new route unless the URL names a place on it. */
 function ScrollToTop() {
@@ -58,7 +59,7 @@ export function RootLayout() {
           <Outlet />
         </Suspense>
       </main>
-      <ToastContainer position="top-right" autoClose={5000} transition={Slide} newestOnTop />
+      <Toasts />
     </>
   );
 }

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { FaCheck, FaCopy } from 'react-icons/fa';
-import { toast } from 'react-toastify';
+import { toast } from '../lib/toast';
 
 const COPIED_MS = 2000;
 

@@ -1,6 +1,6 @@
 import { imageProblem } from '@raseed/forms';
 import { useState } from 'react';
-import { toast } from 'react-toastify';
+import { toast } from '../lib/toast';
 import { Field } from './Field';
 
 interface ImageInputProps {

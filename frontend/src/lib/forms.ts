@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm, type FieldErrors, type FieldValues, type Path } from 'react-hook-form';
-import { toast } from 'react-toastify';
+import { toast } from './toast';
 import type { z } from 'zod';
 
 /**

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { FaArrowLeft } from 'react-icons/fa';
 import { useNavigate, useParams } from 'react-router-dom';
-import { toast } from 'react-toastify';
+import { toast } from '../../lib/toast';
 import { Spinner } from '../../components/Spinner';
 import { useCategoryPageQuery, type Product } from '../../features/catalog/api';
 import { ProductGrid, SubCategoryGrid } from '../../features/catalog/ProductGrid';

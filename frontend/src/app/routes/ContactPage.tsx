@@ -1,5 +1,5 @@
 import { contactSchema } from '@raseed/forms';
-import { toast } from 'react-toastify';
+import { toast } from '../../lib/toast';
 import { Field, TextField } from '../../components/Field';
 import { useSendContactMutation } from '../../features/contact/api';
 import { errorText } from '../../lib/errors';

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useDispatch } from 'react-redux';
 import { Navigate, useNavigate, useParams } from 'react-router-dom';
-import { toast } from 'react-toastify';
+import { toast } from '../../lib/toast';
 import { api } from '../../api/api';
 import { Arabic, REMAINING_DEBT } from '../../components/Arabic';
 import { Details } from '../../components/Details';

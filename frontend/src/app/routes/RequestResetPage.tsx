@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { toast } from 'react-toastify';
+import { toast } from '../../lib/toast';
 import { TextField } from '../../components/Field';
 import { useRequestResetMutation } from '../../features/auth/api';
 import { resetRequestSchema } from '../../features/auth/forms';

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
-import { toast } from 'react-toastify';
+import { toast } from '../../lib/toast';
 import { PasswordInput } from '../../components/PasswordInput';
 import { useResetPasswordMutation } from '../../features/auth/api';
 import { resetSchema } from '../../features/auth/forms';

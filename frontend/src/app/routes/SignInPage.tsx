@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useDispatch } from 'react-redux';
 import { Link, Navigate, useNavigate } from 'react-router-dom';
-import { toast } from 'react-toastify';
+import { toast } from '../../lib/toast';
 import { TextField } from '../../components/Field';
 import { PasswordInput } from '../../components/PasswordInput';
 import { useSignInMutation } from '../../features/auth/api';

@@ -1,5 +1,5 @@
 import { Link, useNavigate } from 'react-router-dom';
-import { toast } from 'react-toastify';
+import { toast } from '../../lib/toast';
 import { AccountFields } from '../../features/auth/AccountFields';
 import { useSignUpMutation } from '../../features/auth/api';
 import { signUpSchema } from '../../features/auth/forms';

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { FaEdit, FaKey, FaTrash } from 'react-icons/fa';
-import { toast } from 'react-toastify';
+import { toast } from '../../lib/toast';
 import { dollars, displayTime } from '../../lib/format';
 import { useSetAvailabilityMutation, type AdminCategory, type CreatedProduct } from './api';
 import { DeleteProductModal, EditPriceModal } from './ProductModals';

@@ -1,7 +1,7 @@
 import { useId, useState } from 'react';
 import { useFieldArray, useWatch, type Control, type UseFormRegister } from 'react-hook-form';
 import { FaPlus, FaTimes } from 'react-icons/fa';
-import { toast } from 'react-toastify';
+import { toast } from '../../lib/toast';
 import type { z } from 'zod';
 import { errorText } from '../../lib/errors';
 import { useZodForm } from '../../lib/forms';

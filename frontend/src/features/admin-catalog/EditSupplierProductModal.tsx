@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { toast } from 'react-toastify';
+import { toast } from '../../lib/toast';
 import { Modal } from '../../components/Modal';
 import { useEditCustomProductMutation, type CustomProduct, type SupplierProduct } from './api';
 import { Details } from '../../components/Details';

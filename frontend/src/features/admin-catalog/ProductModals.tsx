@@ -1,4 +1,4 @@
-import { toast } from 'react-toastify';
+import { toast } from '../../lib/toast';
 import { TextField } from '../../components/Field';
 import { Modal } from '../../components/Modal';
 import { dollars } from '../../lib/format';

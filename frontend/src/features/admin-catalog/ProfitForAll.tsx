@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { toast } from 'react-toastify';
+import { toast } from '../../lib/toast';
 import { useSetProfitForAllMutation } from './api';
 import { ProfitInput } from './ProfitInput';
 import { serverText, texts } from './texts';

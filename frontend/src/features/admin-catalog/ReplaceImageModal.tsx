@@ -1,5 +1,5 @@
 import { useState, type ReactNode } from 'react';
-import { toast } from 'react-toastify';
+import { toast } from '../../lib/toast';
 import { ImageInput } from '../../components/ImageInput';
 import { Modal } from '../../components/Modal';
 import { errorText } from '../../lib/errors';

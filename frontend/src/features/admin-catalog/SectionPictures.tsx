@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { toast } from 'react-toastify';
+import { toast } from '../../lib/toast';
 import { SectionPicture } from '../../components/SectionPicture';
 import { Spinner } from '../../components/Spinner';
 import { errorText } from '../../lib/errors';

@@ -1,6 +1,6 @@
 import { useDeferredValue, useMemo, useState } from 'react';
 import { FaEdit } from 'react-icons/fa';
-import { toast } from 'react-toastify';
+import { toast } from '../../lib/toast';
 import { Pagination } from '../../components/Pagination';
 import { Picture } from '../../components/Picture';
 import { Spinner } from '../../components/Spinner';

@@ -1,4 +1,4 @@
-import { toast } from 'react-toastify';
+import { toast } from '../../lib/toast';
 import { errorText, httpStatus } from '../../lib/errors';
 import { useResolveDisputeMutation, type DisputeAction, type DisputedOrder } from './disputesApi';
 import { useActionKey } from './useActionKey';

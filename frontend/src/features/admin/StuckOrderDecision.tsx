@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { toast } from 'react-toastify';
+import { toast } from '../../lib/toast';
 import { errorText, httpStatus } from '../../lib/errors';
 import type { Order } from '../ordering/api';
 import { DecisionButtons, type Decision } from './DecisionButtons';

@@ -1,5 +1,5 @@
 import { useId, useState, type ReactNode } from 'react';
-import { toast } from 'react-toastify';
+import { toast } from '../../lib/toast';
 import { z } from 'zod';
 import { TextField } from '../../components/Field';
 import { Modal } from '../../components/Modal';

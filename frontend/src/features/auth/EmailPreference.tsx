@@ -1,4 +1,4 @@
-import { toast } from 'react-toastify';
+import { toast } from '../../lib/toast';
 import { RetryButton } from '../../components/RetryButton';
 import { Spinner } from '../../components/Spinner';
 import { errorText } from '../../lib/errors';

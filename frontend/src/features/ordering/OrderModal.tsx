@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { toast } from 'react-toastify';
+import { toast } from '../../lib/toast';
 import { TextField } from '../../components/Field';
 import { Modal } from '../../components/Modal';
 import { RetryButton } from '../../components/RetryButton';

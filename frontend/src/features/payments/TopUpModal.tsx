@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { toast } from 'react-toastify';
+import { toast } from '../../lib/toast';
 import { z } from 'zod';
 import { CopyButton } from '../../components/CopyButton';
 import { Field, TextField } from '../../components/Field';

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { toast } from 'react-toastify';
+import { toast } from '../../../lib/toast';
 import { ListPage } from '../../../components/ListPage';
 import { DecisionButtons, type Decision } from '../../../features/admin/DecisionButtons';
 import { useDecideOrderMutation, useOrdersQuery } from '../../../features/admin/api';

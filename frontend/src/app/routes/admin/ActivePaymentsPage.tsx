@@ -1,4 +1,4 @@
-import { toast } from 'react-toastify';
+import { toast } from '../../../lib/toast';
 import { ListPage } from '../../../components/ListPage';
 import { DecisionButtons, type Decision } from '../../../features/admin/DecisionButtons';
 import { useDecidePaymentMutation, useWaitingPaymentsQuery } from '../../../features/admin/api';

@@ -1,4 +1,4 @@
-import { toast } from 'react-toastify';
+import { toast } from '../../../lib/toast';
 import { useCreateAdminMutation } from '../../../features/admin/api';
 import { AccountFields } from '../../../features/auth/AccountFields';
 import { adminSchema } from '../../../features/auth/forms';

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
-import { toast } from 'react-toastify';
+import { toast } from '../../../lib/toast';
 import { Details } from '../../../components/Details';
 import { Pagination } from '../../../components/Pagination';
 import { Spinner } from '../../../components/Spinner';
