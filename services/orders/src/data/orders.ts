@@ -291,6 +291,23 @@ export class OrderStore {
     });
   }
 
+  /**
+   * Moves a waiting order's status to follow its decision, from the caller's copy of the order
+   * (for its reply) rather than a read of it; safe to repeat (an order no longer waiting is left).
+   */
+  async followDecision(decision: Decision, order: Pick<Order, 'replay'>): Promise<void> {
+    const id = new Types.ObjectId(decision._id);
+    const set = {
+      status: decision.action,
+      decidedAt: decision.at,
+      replay: decision.replay ?? order.replay,
+      reason: decision.reason,
+    };
+    await this.locks.run(this.models.Order, id, () =>
+      this.models.Order.updateOne({ _id: id, status: 'waiting' }, { $set: set }),
+    );
+  }
+
   /** The decisions taken on waiting orders placed more than `olderThanMs` ago: their effects were cut off. */
   async undone(olderThanMs: number): Promise<Decision[]> {
     const waiting = await this.models.Order.find({ status: 'waiting', paid: true })

@@ -310,27 +310,42 @@ export async function decideOrder(
   return { decided: true, order: await apply(deps, outcome.decision) };
 }
 
-/** Orders are independent of each other: the effects of a few decisions are carried out at once. */
-const APPLY_AT_ONCE = 8;
+/**
+ * Orders are independent of each other: the effects of several decisions are carried out at once,
+ * which also lets the store commit their writes together.
+ */
+const APPLY_AT_ONCE = 16;
 
 /**
  * Takes decisions on many orders in a few store calls (each still once, rule 9) and carries out
- * the effects of those taken here, a few orders at a time; answers them.
+ * the effects of those taken here, several orders at a time; answers them. Each order's status
+ * follows its decision without being read again: the caller's copy has what it keeps.
  */
 export async function decideOrders(
   deps: OrderDeps,
   decisions: { order: Order; decision: Omit<Decision, '_id' | 'at'> }[],
 ): Promise<Decision[]> {
   const taken = await deps.orders.decideAll(decisions);
+  const orders = new Map(decisions.map(({ order }) => [order._id.toString(), order]));
   for (let i = 0; i < taken.length; i += APPLY_AT_ONCE) {
-    await Promise.all(taken.slice(i, i + APPLY_AT_ONCE).map((decision) => apply(deps, decision)));
+    await Promise.all(
+      taken.slice(i, i + APPLY_AT_ONCE).map(async (decision) => {
+        await effects(deps, decision);
+        await deps.orders.followDecision(decision, orders.get(decision._id)!);
+      }),
+    );
   }
   return taken;
 }
 
-async function apply(deps: OrderDeps, decision: Decision): Promise<Order | null> {
+/** What a decision does before the order's status follows it: a rejection's refund (once, by the wallet). */
+async function effects(deps: OrderDeps, decision: Decision): Promise<void> {
   deps.published();
   if (decision.action === 'rejected') await deps.wallet.post(`/internal/orders/${decision._id}/refund`);
+}
+
+async function apply(deps: OrderDeps, decision: Decision): Promise<Order | null> {
+  await effects(deps, decision);
   return deps.orders.apply(decision);
 }
 
