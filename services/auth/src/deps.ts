@@ -16,8 +16,6 @@ export interface AuthDeps {
   passwords: PasswordHasher;
   emails: Queue<Email>;
   logger: Logger;
-  /** Tells the outbox relay that an event is waiting. */
-  published: () => void;
   outbox: Outbox;
   /** Where ended sessions are recorded for every service (see domain/sessions.ts). */
   sessions: SessionEnds;

@@ -75,7 +75,6 @@ export function startAuth(config: AuthConfig): Promise<RunningService> {
       passwords,
       emails,
       logger: ctx.logger,
-      published: ctx.eventsRecorded,
       outbox: ctx.outbox,
       sessions: ctx.sessions,
       limits: {

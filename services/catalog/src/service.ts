@@ -45,10 +45,7 @@ export function startCatalog(config: CatalogConfig): Promise<RunningService> {
         await cache.invalidate().catch(() => undefined);
         throw err;
       }
-      if (result.created || result.updated || result.removed) {
-        ctx.eventsRecorded();
-        await cache.invalidate();
-      }
+      if (result.created || result.updated || result.removed) await cache.invalidate();
       return result;
     });
 
@@ -65,7 +62,6 @@ export function startCatalog(config: CatalogConfig): Promise<RunningService> {
       outbox: ctx.outbox,
       cache,
       images,
-      published: ctx.eventsRecorded,
       syncNow: () => jobs.syncNow(config.CATALOG_SYNC_WAIT_SECONDS * 1000),
     });
     internalRoutes(api, { models, cache });

@@ -43,11 +43,18 @@ export class VersionedMemo<T> {
   }
 
   private keep(name: string, entry: { value: T; at: number }): void {
-    // Map order is the order last read, so the first key is the least recently read.
-    this.values.delete(name);
-    this.values.set(name, entry);
-    if (this.values.size > (this.options.most ?? 5_000)) this.values.delete(this.values.keys().next().value!);
+    keepRecent(this.values, name, entry, this.options.most ?? 5_000);
   }
+}
+
+/**
+ * Sets `key` in `map` as its most recently used entry and forgets the least recently used one
+ * past `most`: a map's order is the order its keys were set, so its first key is the oldest.
+ */
+export function keepRecent<K, V>(map: Map<K, V>, key: K, value: V, most: number): void {
+  map.delete(key);
+  map.set(key, value);
+  if (map.size > most) map.delete(map.keys().next().value!);
 }
 
 /** Moves a version on after a change (see VersionedMemo). */

@@ -6,6 +6,7 @@ import { EVENT_TYPES, type EventEnvelope } from './events';
 import { ensureTopics } from './kafka';
 import { carriedContext, openSpan, SpanKind } from './trace-context';
 import type { Logger } from './logger';
+import { keepRecent } from './memo';
 import { insertNew, insertOnce, modelOf } from './mongo';
 
 /**
@@ -101,8 +102,7 @@ export class Outbox {
     const carrier = pointer(model.collection.collectionName, key);
     await insertNew(this.records, [carrier]);
     const created = await model.create({ ...record, events });
-    this.landed.set(carrier._id, events);
-    if (this.landed.size > LANDED_KEPT) this.landed.delete(this.landed.keys().next().value!);
+    this.land(carrier._id, events);
     this.onRecorded();
     return created;
   }
@@ -117,20 +117,25 @@ export class Outbox {
     items: { record: T; events: EventEnvelope[] }[],
   ): Promise<T[]> {
     const collection = model.collection.collectionName;
-    const pointers = items
-      .filter((i) => i.events.length)
-      .map((i) => pointer(collection, { _id: i.record._id }));
+    const carriers = items.map((i) => (i.events.length ? pointer(collection, { _id: i.record._id }) : null));
+    const pointers = carriers.filter((c) => c !== null);
     await insertNew(this.records, pointers);
     const taken = await insertNew(
       model,
       items.map(({ record, events }) => ({ ...record, events })),
     );
-    const inserted = items.filter((_, i) => !taken.has(i));
-    for (const { record, events } of inserted) {
-      if (events.length) this.landed.set(pointer(collection, { _id: record._id })._id, events);
-    }
+    const inserted = items.filter((item, i) => {
+      if (taken.has(i)) return false;
+      if (carriers[i]) this.land(carriers[i]._id, item.events);
+      return true;
+    });
     if (pointers.length) this.onRecorded();
     return inserted.map((i) => i.record);
+  }
+
+  /** Keeps what a record this process inserted carries, for its relay (see `landed`). */
+  private land(pointerId: string, events: EventEnvelope[]): void {
+    keepRecent(this.landed, pointerId, events, LANDED_KEPT);
   }
 
   /**

@@ -44,8 +44,6 @@ export interface ServiceContext<C extends ServiceConfig = ServiceConfig> {
   sessions: SessionEnds;
   /** The process's Prometheus metrics (/metrics): a service adds its queues and business figures. */
   metrics: Metrics;
-  /** Tells the outbox relay that a write just recorded events, so it publishes them now. */
-  eventsRecorded(): void;
   /** Registers work to close on stop; closed in reverse order after HTTP has drained. */
   onStop(close: () => Promise<unknown>): void;
   /** Runs the service's event handlers in its consumer group until stop (see startConsumer). */
@@ -112,7 +110,6 @@ export async function startService<C extends ServiceConfig>(
     outbox,
     sessions,
     metrics,
-    eventsRecorded: () => relay.nudge(),
     onStop: (c) => closers.push(c),
     consume: async (handlers) => {
       const groupId = config.KAFKA_GROUP ?? name;

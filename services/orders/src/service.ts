@@ -68,14 +68,13 @@ export function startOrders(config: OrdersConfig): Promise<RunningService> {
     const deps: FulfilmentDeps = {
       orders,
       codes: new CodeStore(stock, ctx.redis, readVersion),
-      stock: new StockLevels(stock, levels, ctx.outbox, ctx.eventsRecorded, ctx.logger),
+      stock: new StockLevels(stock, levels, ctx.outbox, ctx.logger),
       supplier,
       disputes,
       catalog: new ServiceClient('catalog', config.CATALOG_URL, config.SERVICE_TOKEN),
       wallet: new ServiceClient('wallet', config.WALLET_URL, config.SERVICE_TOKEN),
       logger: ctx.logger,
       deleted,
-      published: ctx.eventsRecorded,
       fulfil: (order) => jobs.place(order._id.toString()),
     };
     const jobs = fulfilmentJobs(ctx.redis, ctx.logger, deps, {

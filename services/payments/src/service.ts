@@ -42,7 +42,7 @@ export function startPayments(config: PaymentsConfig): Promise<RunningService> {
     );
 
     const api = new ApiRoutes(config.SERVICE_TOKEN);
-    paymentRoutes(api, { config, payments, sales, users, receipts, wallet, published: ctx.eventsRecorded });
+    paymentRoutes(api, { config, payments, sales, users, receipts, wallet });
     internalRoutes(api, payments);
 
     await ctx.consume({

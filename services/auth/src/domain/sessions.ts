@@ -10,7 +10,6 @@ import { userSessionsEnded } from '../events/published';
 export async function endSessions(deps: AuthDeps, userId: string): Promise<void> {
   const at = Date.now();
   await deps.outbox.add(userSessionsEnded(userId, at));
-  deps.published();
   await deps.sessions.end(userId, at).catch((err: unknown) => {
     deps.logger.warn(
       { err, userId },

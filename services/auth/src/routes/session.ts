@@ -40,7 +40,6 @@ export function sessionRoutes(api: ApiRoutes, deps: AuthDeps): void {
       const failed = { signupStatus: false };
       const input = parseInput(accountSchema, req.body, failed);
       await registerAccount(users, passwords, input, 'user', failed);
-      deps.published();
       res.status(201).json({ signupStatus: true, message: 'Registration successful! Please sign in.' });
     },
   );

@@ -132,7 +132,6 @@ export function userRoutes(api: ApiRoutes, deps: AuthDeps): void {
       if (!user) throw notFound(texts.userNotFound);
       // Its sessions end first: a deleted account (an admin's above all) keeps no access.
       if (!(await deleteAccount(deps, id, user.role))) throw notFound(texts.userNotFound);
-      deps.published();
       if (caller.id === id) res.clearCookie(SESSION_COOKIE, { path: '/' });
       res.json({ success: true, message: 'Account deleted successfully' });
     },
@@ -152,7 +151,6 @@ export function userRoutes(api: ApiRoutes, deps: AuthDeps): void {
       const failed = { success: false };
       const input = parseInput(accountSchema, req.body, failed);
       await registerAccount(users, deps.passwords, input, 'admin', failed);
-      deps.published();
       res.status(201).json({ success: true, message: 'Admin created successfully' });
     },
   );
@@ -172,7 +170,6 @@ export function userRoutes(api: ApiRoutes, deps: AuthDeps): void {
       const input = parseInput(discountSchema, req.body, failed);
       const id = userIdParam(input.user_id);
       if (!(await users.setDiscount(id, input.percentage))) throw notFound(texts.userNotFound, failed);
-      deps.published();
       res.json({
         success: true,
         message:

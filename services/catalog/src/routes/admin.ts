@@ -44,7 +44,6 @@ export interface AdminDeps {
   outbox: Outbox;
   cache: ReadCache;
   images: ObjectStore;
-  published: () => void;
   /** Runs a supplier sync now in its job; undefined if it is still running after the wait. */
   syncNow: () => Promise<SyncAnswer<SyncResult> | undefined>;
 }
@@ -93,7 +92,6 @@ export function adminRoutes(api: ApiRoutes, deps: AdminDeps): void {
     const next = { ...current, ...set };
     await outbox.add(productChanged(next, change));
     await locks.run(models.Product, id, () => models.Product.updateOne({ _id: id }, { $set: set }));
-    deps.published();
     await cache.invalidate();
     return next;
   }
@@ -193,7 +191,6 @@ export function adminRoutes(api: ApiRoutes, deps: AdminDeps): void {
         await locks.run(models.SupplierProduct, id, () =>
           models.SupplierProduct.updateOne({ _id: id }, { $set: { available } }),
         );
-        deps.published();
         await cache.invalidate();
       }
       res.json({ success: true, available });
@@ -274,7 +271,6 @@ export function adminRoutes(api: ApiRoutes, deps: AdminDeps): void {
           _id: draft._id,
         }),
       );
-      deps.published();
       await cache.invalidate();
       res.status(201).json({
         productStatus: true,

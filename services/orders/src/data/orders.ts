@@ -167,6 +167,16 @@ function decisionOf(order: Order, decision: Omit<Decision, '_id' | 'at'>) {
   return { record: { _id: order._id.toString(), ...decision, at: new Date() }, events: [event] };
 }
 
+/** What a waiting order's fields become as its status follows its decision (the reply kept when it has none). */
+function statusFollowing(decision: Decision, order: Pick<Order, 'replay'>) {
+  return {
+    status: decision.action,
+    decidedAt: decision.at,
+    replay: decision.replay ?? order.replay,
+    reason: decision.reason,
+  };
+}
+
 export class OrderStore {
   constructor(
     readonly models: OrderModels,
@@ -280,12 +290,7 @@ export class OrderStore {
     return this.locks.run(this.models.Order, id, async () => {
       const order = await this.models.Order.findById(id).lean<Order>();
       if (!order || order.status !== 'waiting') return order;
-      const set = {
-        status: decision.action,
-        decidedAt: decision.at,
-        replay: decision.replay ?? order.replay,
-        reason: decision.reason,
-      };
+      const set = statusFollowing(decision, order);
       await this.models.Order.updateOne({ _id: id }, { $set: set });
       return { ...order, ...set };
     });
@@ -297,14 +302,8 @@ export class OrderStore {
    */
   async followDecision(decision: Decision, order: Pick<Order, 'replay'>): Promise<void> {
     const id = new Types.ObjectId(decision._id);
-    const set = {
-      status: decision.action,
-      decidedAt: decision.at,
-      replay: decision.replay ?? order.replay,
-      reason: decision.reason,
-    };
     await this.locks.run(this.models.Order, id, () =>
-      this.models.Order.updateOne({ _id: id, status: 'waiting' }, { $set: set }),
+      this.models.Order.updateOne({ _id: id, status: 'waiting' }, { $set: statusFollowing(decision, order) }),
     );
   }
 

@@ -72,7 +72,6 @@ export class StockLevels {
     private readonly codes: CodeModels,
     private readonly m: StockLevelModels,
     private readonly outbox: Outbox,
-    private readonly published: () => void,
     private readonly logger: Logger,
   ) {}
 
@@ -130,7 +129,6 @@ export class StockLevels {
         countedAt: countedAt.toISOString(),
       }),
     );
-    this.published();
     if (chosen.lowThreshold > 0 && available <= chosen.lowThreshold) {
       await this.alert(productId, productName, available, chosen.lowThreshold);
     }
@@ -154,7 +152,6 @@ export class StockLevels {
       [createEvent('orders', 'stock.low', productId, { productId, productName, available, threshold })],
     );
     if (first) {
-      this.published();
       this.logger.info({ productId, available, threshold }, 'low stock told to the admins');
     }
   }

@@ -82,7 +82,6 @@ export async function watchSupplier(deps: FulfilmentDeps): Promise<number> {
     });
     if (first) {
       opened++;
-      deps.published();
       deps.logger.warn(
         { orderId: answer.uuid, kind, supplierOrderId: answer.orderId },
         'supplier order disputed',
@@ -149,7 +148,6 @@ function resolutionEvents(order: Order, dispute: Dispute, action: ResolutionActi
  * then the order and the dispute follow the record. Safe to repeat.
  */
 async function finish(deps: FulfilmentDeps, dispute: Dispute, resolution: Resolution): Promise<void> {
-  deps.published();
   const orderId = resolution._id;
   if (resolution.action === 'deliver') {
     await deps.orders.followResolution(orderId, {

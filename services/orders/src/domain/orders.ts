@@ -43,8 +43,6 @@ export interface OrderDeps {
   catalog: ServiceClient;
   wallet: ServiceClient;
   logger: Logger;
-  /** Tells the outbox relay that an event is waiting. */
-  published: () => void;
   /** Accounts deleted since (user.deleted): they place no new orders. */
   deleted: DeletedUsers;
   /** Hands a paid supplier order to the placement job; false when a job has it already. */
@@ -238,7 +236,6 @@ async function fateAnswer(deps: OrderDeps, order: Order, fate: OrderFate, balanc
     const failed = fate.failed ?? { status: 409, error: texts.cutOff };
     return fail(failed.status, failed.error);
   }
-  deps.published();
   return {
     status: 201,
     body: {
@@ -340,7 +337,6 @@ export async function decideOrders(
 
 /** What a decision does before the order's status follows it: a rejection's refund (once, by the wallet). */
 async function effects(deps: OrderDeps, decision: Decision): Promise<void> {
-  deps.published();
   if (decision.action === 'rejected') await deps.wallet.post(`/internal/orders/${decision._id}/refund`);
 }
 
@@ -385,8 +381,7 @@ export async function repair(deps: OrderDeps, unpaidAfterMs: number): Promise<nu
     // A fate recorded before is followed again; a new one (the void) is followed as it is recorded.
     const known = await deps.orders.fateOf(order._id.toString());
     if (known) await deps.orders.follow(order._id, known);
-    const fate = known ?? (await decideUnpaid(deps, order, { status: 409, error: texts.cutOff }));
-    if (fate.fate === 'paid') deps.published();
+    else await decideUnpaid(deps, order, { status: 409, error: texts.cutOff });
     fixed++;
   }
   for (const order of await deps.orders.awaitingPlacement(unpaidAfterMs)) {

@@ -38,7 +38,6 @@ export async function noticeStuck(deps: StuckDeps): Promise<number> {
     for (const order of orders) if (await deps.disputes.noticeStuck(order)) told++;
     if (orders.length < 100) break;
   }
-  if (told) deps.published();
   return told;
 }
 

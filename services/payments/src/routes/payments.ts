@@ -48,8 +48,6 @@ export interface PaymentsDeps {
   users: UserDirectory;
   receipts: ObjectStore;
   wallet: ServiceClient;
-  /** Tells the outbox relay that an event is waiting. */
-  published: () => void;
 }
 
 /** A payment as the spec's screens read it (§3), amounts in dollars. */
@@ -111,7 +109,6 @@ export function paymentRoutes(api: ApiRoutes, deps: PaymentsDeps): void {
         return;
       }
       const payment = await submitTopUp(deps, req, schemas.topUp);
-      deps.published();
       res.status(201).json({ paymentStatus: true, message: texts.submitted, payment: paymentView(payment) });
     },
   );
@@ -246,7 +243,6 @@ export function paymentRoutes(api: ApiRoutes, deps: PaymentsDeps): void {
       if (!result.decided) {
         throw conflict(`This payment has already been ${result.earlier}.`, failed);
       }
-      deps.published();
       res.json({
         success: true,
         color: action === 'confirmed' ? 'success' : 'warning',
@@ -428,7 +424,6 @@ async function adminPayment(deps: PaymentsDeps, req: Request, asDebt: boolean): 
       });
   }
   const payment = await deps.payments.recordRequested(request);
-  deps.published();
   return payment;
 }
 

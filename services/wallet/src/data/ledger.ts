@@ -3,6 +3,7 @@ import {
   conflict,
   HttpError,
   isDuplicateKey,
+  keepRecent,
   keyReused,
   raiseTo,
   type DocumentLocks,
@@ -261,10 +262,7 @@ export class Ledger {
   private remember(entry: LedgerEntry): void {
     const known = this.heads.get(entry.account);
     if (known && known.seq > entry.seq) return;
-    // Kept in the order last used, so the least recently used account is the first forgotten.
-    this.heads.delete(entry.account);
-    this.heads.set(entry.account, entry);
-    if (this.heads.size > HEADS_KEPT) this.heads.delete(this.heads.keys().next().value!);
+    keepRecent(this.heads, entry.account, entry, HEADS_KEPT);
   }
 
   /** Opens the account with an empty first entry; safe to repeat and to race. */
