@@ -16,32 +16,55 @@ const reactRouter = (file: string) =>
 /**
  * The index page paints at once, before the app's script has come: the store's stylesheet is
  * inside the page rather than linked from it, and the scripts are asked for at low priority, as
- * the first paint (the header and spinner the page carries) waits for none of them.
+ * the first paint (the header and spinner the page carries) waits for none of them. All the
+ * files main.tsx starts the app with are asked for at once, none waiting for the part before.
  */
 function paintAtOnce(): Plugin {
+  let stylesheet = '';
   return {
     name: 'raseed:paint-at-once',
     apply: 'build',
-    enforce: 'post',
-    generateBundle(_options, bundle) {
-      const page = bundle['index.html'];
-      if (page?.type !== 'asset') return;
-      let html = String(page.source)
-        .replaceAll(
-          '<script type="module" crossorigin ',
-          '<script type="module" crossorigin fetchpriority="low" ',
-        )
-        .replaceAll(
-          '<link rel="modulepreload" crossorigin ',
-          '<link rel="modulepreload" crossorigin fetchpriority="low" ',
-        );
-      for (const [name, file] of Object.entries(bundle)) {
-        const link = `<link rel="stylesheet" crossorigin href="/${name}">`;
-        if (file.type !== 'asset' || !html.includes(link)) continue;
-        html = html.replace(link, `<style>${String(file.source)}</style>`);
-        delete bundle[name];
-      }
-      page.source = html;
+    generateBundle: {
+      // Taken before Vite links the stylesheet from the page or lists it among the pages' files.
+      order: 'pre',
+      handler(_options, bundle) {
+        for (const chunk of Object.values(bundle)) {
+          if (chunk.type !== 'chunk' || !chunk.isEntry || !chunk.viteMetadata) continue;
+          for (const name of chunk.viteMetadata.importedCss) {
+            const file = bundle[name];
+            if (file?.type === 'asset') stylesheet += String(file.source);
+            delete bundle[name];
+          }
+          chunk.viteMetadata.importedCss.clear();
+        }
+      },
+    },
+    transformIndexHtml: {
+      order: 'post',
+      handler(html, { bundle, chunk: entry }) {
+        const started = new Set<string>();
+        const start = (name: string) => {
+          const chunk = bundle?.[name];
+          if (started.has(name) || chunk?.type !== 'chunk') return;
+          started.add(name);
+          chunk.imports.forEach(start);
+        };
+        entry?.dynamicImports.forEach(start);
+        const head = [...started]
+          .filter((name) => !html.includes(`/${name}"`))
+          .map((name) => `<link rel="modulepreload" crossorigin href="/${name}">`);
+        head.push(`<style>${stylesheet}</style>`);
+        return html
+          .replace(/(\n\s*)<\/head>/, `${head.map((tag) => `$1  ${tag}`).join('')}$1</head>`)
+          .replaceAll(
+            '<script type="module" crossorigin ',
+            '<script type="module" crossorigin fetchpriority="low" ',
+          )
+          .replaceAll(
+            '<link rel="modulepreload" crossorigin ',
+            '<link rel="modulepreload" crossorigin fetchpriority="low" ',
+          );
+      },
     },
   };
 }

@@ -1,13 +1,32 @@
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
-import { App } from './app/App';
+import { startTransition, StrictMode } from 'react';
 import './styles.css';
+
+/** Lets the browser paint and answer a tap before the next part of the app starts. */
+const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve));
+
+/**
+ * The app starts in several short tasks rather than one long one: React's DOM, then the store
+ * (Redux Toolkit), then the app (the router and layouts), each module's code run in a task of its
+ * own; the index page has every file of theirs asked for at once (vite.config.ts). The app then
+ * renders as a transition, which React does in slices of a few milliseconds.
+ */
+async function start(container: HTMLElement) {
+  const { createRoot } = await import('react-dom/client');
+  await nextTask();
+  await import('./app/store');
+  await nextTask();
+  const { App } = await import('./app/App');
+  await nextTask();
+  const root = createRoot(container);
+  startTransition(() =>
+    root.render(
+      <StrictMode>
+        <App />
+      </StrictMode>,
+    ),
+  );
+}
 
 const container = document.getElementById('root');
 if (!container) throw new Error('Missing #root element in index.html');
-
-createRoot(container).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
-);
+void start(container);
