@@ -206,6 +206,11 @@ export class Cluster {
     await this.end(member, 'SIGKILL');
   }
 
+  /** SIGTERM (it drains and exits), answered once the process is gone; SIGKILL after 15 s. */
+  async halt(member: Member): Promise<void> {
+    await this.end(member, 'SIGTERM');
+  }
+
   /** Starts a member again on its port and answers once it is ready. */
   async restart(member: Member): Promise<void> {
     this.spawn(member);

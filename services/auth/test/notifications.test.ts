@@ -1,6 +1,7 @@
 import {
   createQueue,
   DEV_SECRETS,
+  hourKey,
   redisConnection,
   type EventEnvelope,
   type RunningService,
@@ -136,6 +137,7 @@ async function stockedOrder(
     externalId: null,
     reason: null,
     createdAt: now,
+    hour: hourKey(now),
     decidedAt: now,
   });
   await ordersDb

@@ -52,3 +52,14 @@ export function startOfDisplayMonth(now = new Date()): Date {
   const local = new Date(now.getTime() + DISPLAY_OFFSET_MS);
   return new Date(Date.UTC(local.getUTCFullYear(), local.getUTCMonth(), 1) - DISPLAY_OFFSET_MS);
 }
+
+const HOUR_MS = 3600_000;
+
+/** The hour `at` falls in, as a key: '2026-11-24T20' (UTC), which sorts as time does. */
+export function hourKey(at: Date): string {
+  return at.toISOString().slice(0, 13);
+}
+/** When the hour of a key starts, in milliseconds. */
+export const hourStart = (hour: string) => Date.parse(`${hour}:00:00.000Z`);
+/** The key of the hour after. */
+export const hourAfter = (hour: string) => hourKey(new Date(hourStart(hour) + HOUR_MS));

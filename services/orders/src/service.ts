@@ -136,8 +136,16 @@ export function startOrders(config: OrdersConfig): Promise<RunningService> {
         )
         .then(() => noticeStuck(stuck))
         .catch((err: unknown) => ctx.logger.error({ err }, 'telling the admins of stuck orders failed'));
+    // The hours of orders that are over are tallied for the counts, after each repair. The first
+    // time on a store with a history it counts every hour once, so the start does not wait for it.
+    const tally = () =>
+      orders.tallies.close().then(
+        (through) => through && ctx.logger.info({ through }, 'orders tallied'),
+        (err: unknown) => ctx.logger.error({ err }, 'tallying the orders failed'),
+      );
     await runRepair();
-    const timer = setInterval(() => void runRepair(), REPAIR_EVERY_MS);
+    void tally();
+    const timer = setInterval(() => void runRepair().then(tally), REPAIR_EVERY_MS);
     ctx.onStop(async () => clearInterval(timer));
     await jobs.start();
 

@@ -1,3 +1,4 @@
+import { hourKey } from '@raseed/kit';
 import type { SimProduct } from '@raseed/supplier-sim';
 import { eventually, readEvents } from '@raseed/kit/testing';
 import { Types } from 'mongoose';
@@ -369,6 +370,7 @@ describe('a supplier that completes an order after we refunded it', () => {
       externalId: null,
       reason: 'The supplier could not take the order',
       createdAt: new Date(Date.now() - 60_000),
+      hour: hourKey(new Date(Date.now() - 60_000)),
       decidedAt: new Date(),
     });
     await orders.db.collection('order_disputes').insertOne({

@@ -1,4 +1,4 @@
-import { toMicros } from '@raseed/kit';
+import { hourKey, toMicros } from '@raseed/kit';
 import { dropDatabase, eventually, openDatabase, testEnv } from '@raseed/kit/testing';
 import { Types } from 'mongoose';
 import supertest from 'supertest';
@@ -161,6 +161,7 @@ export async function insertOrder(
     createdAt: new Date(Date.now() - 60_000),
     decidedAt: null,
     ...extra,
+    hour: hourKey((extra.createdAt as Date | undefined) ?? new Date(Date.now() - 60_000)),
   });
   return id.toString();
 }

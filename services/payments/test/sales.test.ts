@@ -1,9 +1,9 @@
-import { DocumentLocks, Outbox, redisConnection, startOfDisplayMonth } from '@raseed/kit';
+import { DocumentLocks, hourKey, Outbox, redisConnection, startOfDisplayMonth } from '@raseed/kit';
 import { dropDatabase, openDatabase, testEnv } from '@raseed/kit/testing';
 import type IORedis from 'ioredis';
 import { Types, type Connection } from 'mongoose';
 import { paymentModels, PaymentStore, type PaymentModels } from '../src/data/payments';
-import { saleHour, SalesBook } from '../src/data/sales';
+import { SalesBook } from '../src/data/sales';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -56,7 +56,7 @@ async function seed(payments: Seeded[]) {
       createdBy: 'seeded',
       createdAt: new Date((p.decidedAt ?? new Date(0)).getTime() - MINUTE),
       decidedAt: p.decidedAt,
-      ...(p.type === 'IN' && p.status === 'confirmed' && !p.legacy && { saleHour: saleHour(p.decidedAt!) }),
+      ...(p.type === 'IN' && p.status === 'confirmed' && !p.legacy && { saleHour: hourKey(p.decidedAt!) }),
     })),
   );
 }
@@ -175,7 +175,7 @@ describe('the sales figures', () => {
     expect(await book().close(nextDay)).toBeUndefined();
 
     expect(await store.repairDecisions(0)).toBe(1);
-    expect(await book().close(nextDay)).toBe(saleHour(new Date(nextDay.getTime() - 10 * MINUTE - HOUR)));
+    expect(await book().close(nextDay)).toBe(hourKey(new Date(nextDay.getTime() - 10 * MINUTE - HOUR)));
     const all = [...history, sale(c, 1_024_000_000, decidedAt)];
     expect(await book().figures(nextDay)).toEqual(expected(all, nextDay));
   });

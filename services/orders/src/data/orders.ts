@@ -1,6 +1,7 @@
-import { carriesEvents, insertOnce, modelOf, type DocumentLocks, type Outbox } from '@raseed/kit';
+import { carriesEvents, hourKey, insertOnce, modelOf, type DocumentLocks, type Outbox } from '@raseed/kit';
 import { Schema, Types, type Connection, type FilterQuery } from 'mongoose';
 import { orderConfirmed, orderPlaced, orderRejected } from '../events/published';
+import { orderTallyModel, OrderTallies, type TallySource } from './tallies';
 
 export type OrderStatus = 'waiting' | 'confirmed' | 'rejected';
 
@@ -37,6 +38,8 @@ export interface Order {
   externalId: string | null;
   reason: string | null;
   createdAt: Date;
+  /** The hour it was placed in (hourKey of createdAt), by which the tallies count it. */
+  hour: string;
   decidedAt: Date | null;
 }
 
@@ -62,6 +65,7 @@ const orderSchema = new Schema(
     externalId: { type: String, default: null },
     reason: { type: String, default: null },
     createdAt: { type: Date, required: true },
+    hour: { type: String, required: true },
     decidedAt: { type: Date, default: null },
   },
   // minimize: false keeps an empty `fields` ({}) rather than dropping it.
@@ -71,6 +75,7 @@ orderSchema.index({ userId: 1 });
 orderSchema.index({ status: 1 });
 orderSchema.index({ paid: 1 });
 orderSchema.index({ createdAt: -1 });
+orderSchema.index({ hour: 1 });
 orderSchema.index({ stocked: 1, status: 1 });
 
 export interface Failure {
@@ -140,6 +145,7 @@ export function orderModels(conn: Connection) {
     Fate: modelOf<OrderFate>(conn, 'Fate', fateSchema, 'order_fates'),
     Decision: modelOf<Decision>(conn, 'Decision', decisionSchema, 'order_decisions'),
     Placement: modelOf<{ _id: string; at: Date }>(conn, 'Placement', placementSchema, 'order_placements'),
+    Tally: orderTallyModel(conn),
   };
 }
 export type OrderModels = ReturnType<typeof orderModels>;
@@ -155,6 +161,7 @@ export type NewOrder = Omit<
   | 'externalId'
   | 'reason'
   | 'createdAt'
+  | 'hour'
   | 'decidedAt'
 >;
 
@@ -177,12 +184,17 @@ function statusFollowing(decision: Decision, order: Pick<Order, 'replay'>) {
   };
 }
 
-export class OrderStore {
+export class OrderStore implements TallySource {
+  /** How many orders are paid, kept by the hour (see OrderTallies). */
+  readonly tallies: OrderTallies;
+
   constructor(
     readonly models: OrderModels,
     private readonly locks: DocumentLocks,
     private readonly outbox: Outbox,
-  ) {}
+  ) {
+    this.tallies = new OrderTallies(models.Tally, this);
+  }
 
   findById(id: string) {
     return Types.ObjectId.isValid(id) ? this.models.Order.findById(id).lean<Order>() : Promise.resolve(null);
@@ -198,6 +210,7 @@ export class OrderStore {
     input: NewOrder,
     fingerprint: string | null,
   ): Promise<{ first: boolean; order: Order }> {
+    const createdAt = new Date();
     const { first, record } = await insertOnce(this.models.Order, {
       ...input,
       _id: new Types.ObjectId(id),
@@ -208,7 +221,8 @@ export class OrderStore {
       replay: null,
       externalId: null,
       reason: null,
-      createdAt: new Date(),
+      createdAt,
+      hour: hourKey(createdAt),
       decidedAt: null,
     });
     return { first, order: record };
@@ -336,16 +350,43 @@ export class OrderStore {
   }
 
   /**
-   * The paid orders matching the filter: all of them less the unpaid ones, which are few. The
-   * local store counts a filter that holds for nearly every order by reading each order (129 ms
-   * at 100,000), and all orders, or the few unpaid, from an index (11–29 ms).
+   * The paid orders matching the filter. All of them come from the tallies. Otherwise they are
+   * all that match less the unpaid ones, which are few: the local store counts a filter that holds
+   * for nearly every order by reading each order (129 ms at 100,000), and all orders, or the few
+   * unpaid, from an index (11–29 ms at 100,000; 150 ms at a million).
    */
   async count(filter: FilterQuery<Order> = {}) {
+    const tallied = Object.keys(filter).length ? undefined : await this.tallies.paid();
+    if (tallied !== undefined) return tallied;
     const [all, unpaid] = await Promise.all([
       this.models.Order.countDocuments(filter),
       this.models.Order.countDocuments({ ...filter, paid: false }),
     ]);
     return all - unpaid;
+  }
+
+  paidIn(hour: string) {
+    return this.models.Order.countDocuments({ hour, paid: true });
+  }
+
+  async firstOrderAt() {
+    const first = await this.models.Order.findOne()
+      .sort({ createdAt: 1 })
+      .select({ createdAt: 1 })
+      .lean<Pick<Order, 'createdAt'>>();
+    return first?.createdAt;
+  }
+
+  async earliestUnsettled() {
+    const unpaid = await this.models.Order.find({ paid: false })
+      .select({ createdAt: 1, failed: 1 })
+      .lean<Pick<Order, 'createdAt' | 'failed'>[]>();
+    return unpaid
+      .filter((o) => !o.failed)
+      .reduce<Date | undefined>(
+        (earliest, o) => (earliest && earliest <= o.createdAt ? earliest : o.createdAt),
+        undefined,
+      );
   }
 
   // ---- Stuck and disputed orders (issue 15, paths 3 and 4; see domain/disputes.ts) ----

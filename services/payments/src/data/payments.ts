@@ -1,7 +1,14 @@
-import { carriesEvents, insertOnce, isDuplicateKey, type DocumentLocks, type Outbox } from '@raseed/kit';
+import {
+  carriesEvents,
+  hourKey,
+  insertOnce,
+  isDuplicateKey,
+  type DocumentLocks,
+  type Outbox,
+} from '@raseed/kit';
 import { Schema, Types, type Connection, type FilterQuery, type Model } from 'mongoose';
 import { paymentConfirmed, paymentRejected, paymentSubmitted } from '../events/published';
-import { saleHour, saleSummaryModel, type SaleRow, type SaleSource } from './sales';
+import { saleSummaryModel, type SaleRow, type SaleSource } from './sales';
 
 const paymentSchema = new Schema(
   {
@@ -159,7 +166,7 @@ export type DecisionResult =
 
 /** The hour a payment decided at `at` counts in the sales figures, if it is a sale. */
 const saleOf = (p: Pick<Payment, 'type'>, status: Payment['status'], at: Date) =>
-  p.type === 'IN' && status === 'confirmed' ? { saleHour: saleHour(at) } : {};
+  p.type === 'IN' && status === 'confirmed' ? { saleHour: hourKey(at) } : {};
 
 export class PaymentStore implements SaleSource {
   constructor(
@@ -401,7 +408,7 @@ export class PaymentStore implements SaleSource {
       .select({ userId: 1, amount: 1, decidedAt: 1, saleHour: 1 })
       .lean<(SaleRow & { _id: Types.ObjectId })[]>();
     for (const sale of sales.filter((s) => !s.saleHour)) {
-      sale.saleHour = saleHour(sale.decidedAt ?? new Date(0));
+      sale.saleHour = hourKey(sale.decidedAt ?? new Date(0));
       await this.locks.run(this.payments, sale._id, () =>
         this.payments.updateOne({ _id: sale._id }, { $set: { saleHour: sale.saleHour } }),
       );

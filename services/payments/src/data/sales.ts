@@ -1,4 +1,4 @@
-import { insertOnce, modelOf, startOfDisplayMonth } from '@raseed/kit';
+import { hourAfter, hourKey, hourStart, insertOnce, modelOf, startOfDisplayMonth } from '@raseed/kit';
 import { Schema, type Connection, type Model } from 'mongoose';
 
 const HOUR_MS = 3600_000;
@@ -36,13 +36,6 @@ export interface SaleSource {
   /** The earliest time of a confirmation whose payment does not show it yet, if any. */
   earliestUnapplied(): Promise<Date | undefined>;
 }
-
-/** The hour a sale at `at` falls in, as its key: '2026-11-24T20' (UTC), which sorts as time does. */
-export function saleHour(at: Date): string {
-  return at.toISOString().slice(0, 13);
-}
-const hourStart = (hour: string) => Date.parse(`${hour}:00:00.000Z`);
-const hourAfter = (hour: string) => saleHour(new Date(hourStart(hour) + HOUR_MS));
 
 /**
  * The sales through one hour, summed once when that hour is over: inserted under the hour's
@@ -147,13 +140,13 @@ export class SalesBook {
       const last = await this.latest();
       const first = last ? null : await this.source.firstPaymentAt();
       if (!last && !first) return undefined;
-      const after = last?._id ?? saleHour(new Date(first!.getTime() - HOUR_MS));
-      let through = saleHour(new Date(now.getTime() - SALE_GRACE_MS - HOUR_MS));
+      const after = last?._id ?? hourKey(new Date(first!.getTime() - HOUR_MS));
+      let through = hourKey(new Date(now.getTime() - SALE_GRACE_MS - HOUR_MS));
       if (through <= after) return undefined;
       // A confirmation that has not reached its payment yet holds its hour back.
       const pending = await this.source.earliestUnapplied();
       if (pending) {
-        const before = saleHour(new Date(pending.getTime() - HOUR_MS));
+        const before = hourKey(new Date(pending.getTime() - HOUR_MS));
         if (before < through) through = before;
         if (through <= after) return undefined;
       }
@@ -161,7 +154,7 @@ export class SalesBook {
       const sales = await this.salesBetween(last ? after : null, through);
       const summary = sum(last ?? { _id: after, total: 0, hours: {}, users: {} }, sales, through);
       await insertOnce(this.summaries, stored(summary));
-      const kept = saleHour(new Date(now.getTime() - KEPT_SUMMARIES_MS));
+      const kept = hourKey(new Date(now.getTime() - KEPT_SUMMARIES_MS));
       await this.summaries.deleteMany({ _id: { $lt: kept < through ? kept : through } });
       return through;
     } finally {
@@ -172,7 +165,7 @@ export class SalesBook {
   /** The figures at `now`: total, the last 7 days, since the 1st of the month, and per customer. */
   async figures(now = new Date()): Promise<SaleFigures> {
     const last = await this.latest();
-    const open = await this.salesBetween(last?._id ?? null, saleHour(now));
+    const open = await this.salesBetween(last?._id ?? null, hourKey(now));
     const weekStart = now.getTime() - 7 * DAY_MS;
     const monthStart = startOfDisplayMonth(now).getTime();
     const figures: SaleFigures = {
@@ -187,7 +180,7 @@ export class SalesBook {
         if (hourStart(hour) >= weekStart) figures.weekly += amount;
         if (hourStart(hour) >= monthStart) figures.monthly += amount;
       }
-      const weekHour = saleHour(new Date(weekStart));
+      const weekHour = hourKey(new Date(weekStart));
       if (hourStart(weekHour) < weekStart && weekHour <= last._id && last.hours[weekHour]) {
         for (const sale of await this.source.salesIn(weekHour)) {
           if ((sale.decidedAt?.getTime() ?? 0) >= weekStart) figures.weekly += sale.amount;
@@ -207,7 +200,7 @@ export class SalesBook {
 
 /** The summary through `through`: `last` and the sales of the hours after it. */
 function sum(last: SaleSummary, sales: SaleRow[], through: string): SaleSummary {
-  const keptFrom = saleHour(new Date(hourStart(through) - KEPT_HOURS_MS));
+  const keptFrom = hourKey(new Date(hourStart(through) - KEPT_HOURS_MS));
   const hours: Record<string, number> = {};
   for (const [hour, amount] of Object.entries(last.hours)) if (hour >= keptFrom) hours[hour] = amount;
   const users = { ...last.users };
