@@ -63,3 +63,29 @@ export function hourKey(at: Date): string {
 export const hourStart = (hour: string) => Date.parse(`${hour}:00:00.000Z`);
 /** The key of the hour after. */
 export const hourAfter = (hour: string) => hourKey(new Date(hourStart(hour) + HOUR_MS));
+
+/**
+ * The hours a summary kept by the hour (sales, order tallies) closes next at `now`: after the
+ * last hour it closed (or the hour before the first record) through the last hour whose grace
+ * period is over, held back before the hour of the earliest record still pending. Undefined
+ * when there is none.
+ */
+export async function hoursToClose(
+  last: string | undefined,
+  records: { first: () => Promise<Date | undefined>; pending: () => Promise<Date | undefined> },
+  graceMs: number,
+  now: Date,
+): Promise<{ after: string; through: string } | undefined> {
+  const first = last ? undefined : await records.first();
+  if (!last && !first) return undefined;
+  const after = last ?? hourKey(new Date(first!.getTime() - HOUR_MS));
+  let through = hourKey(new Date(now.getTime() - graceMs - HOUR_MS));
+  if (through <= after) return undefined;
+  const pending = await records.pending();
+  if (pending) {
+    const before = hourKey(new Date(pending.getTime() - HOUR_MS));
+    if (before < through) through = before;
+    if (through <= after) return undefined;
+  }
+  return { after, through };
+}

@@ -1,4 +1,4 @@
-import { hourAfter, hourKey, insertOnce, modelOf } from '@raseed/kit';
+import { hourAfter, hourKey, hoursToClose, insertOnce, modelOf } from '@raseed/kit';
 import { Schema, type Connection, type Model } from 'mongoose';
 
 const HOUR_MS = 3600_000;
@@ -87,18 +87,15 @@ export class OrderTallies {
     this.closing = true;
     try {
       const last = await this.latest();
-      const first = last ? null : await this.source.firstOrderAt();
-      if (!last && !first) return undefined;
-      const after = last?._id ?? hourKey(new Date(first!.getTime() - HOUR_MS));
-      let through = hourKey(new Date(now.getTime() - ORDER_GRACE_MS - HOUR_MS));
-      if (through <= after) return undefined;
       // An order whose payment is not known yet holds its hour back.
-      const unsettled = await this.source.earliestUnsettled();
-      if (unsettled) {
-        const before = hourKey(new Date(unsettled.getTime() - HOUR_MS));
-        if (before < through) through = before;
-        if (through <= after) return undefined;
-      }
+      const hours = await hoursToClose(
+        last?._id,
+        { first: () => this.source.firstOrderAt(), pending: () => this.source.earliestUnsettled() },
+        ORDER_GRACE_MS,
+        now,
+      );
+      if (!hours) return undefined;
+      const { after, through } = hours;
       const paid = (last?.paid ?? 0) + (await this.paidIn(hoursBetween(after, through)));
       await insertOnce(this.tallies, { _id: through, paid });
       const kept = hourKey(new Date(now.getTime() - KEPT_TALLIES_MS));

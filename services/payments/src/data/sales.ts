@@ -1,4 +1,12 @@
-import { hourAfter, hourKey, hourStart, insertOnce, modelOf, startOfDisplayMonth } from '@raseed/kit';
+import {
+  hourAfter,
+  hourKey,
+  hoursToClose,
+  hourStart,
+  insertOnce,
+  modelOf,
+  startOfDisplayMonth,
+} from '@raseed/kit';
 import { Schema, type Connection, type Model } from 'mongoose';
 
 const HOUR_MS = 3600_000;
@@ -138,18 +146,15 @@ export class SalesBook {
     this.closing = true;
     try {
       const last = await this.latest();
-      const first = last ? null : await this.source.firstPaymentAt();
-      if (!last && !first) return undefined;
-      const after = last?._id ?? hourKey(new Date(first!.getTime() - HOUR_MS));
-      let through = hourKey(new Date(now.getTime() - SALE_GRACE_MS - HOUR_MS));
-      if (through <= after) return undefined;
       // A confirmation that has not reached its payment yet holds its hour back.
-      const pending = await this.source.earliestUnapplied();
-      if (pending) {
-        const before = hourKey(new Date(pending.getTime() - HOUR_MS));
-        if (before < through) through = before;
-        if (through <= after) return undefined;
-      }
+      const hours = await hoursToClose(
+        last?._id,
+        { first: () => this.source.firstPaymentAt(), pending: () => this.source.earliestUnapplied() },
+        SALE_GRACE_MS,
+        now,
+      );
+      if (!hours) return undefined;
+      const { after, through } = hours;
 
       const sales = await this.salesBetween(last ? after : null, through);
       const summary = sum(last ?? { _id: after, total: 0, hours: {}, users: {} }, sales, through);
