@@ -27,11 +27,14 @@ export function requestLogging(logger: Logger): RequestHandler[] {
     logger,
     genReqId: (req) => req.headers['x-request-id'] as string,
     autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' },
+    // These read the request and answer themselves: pino-http's wrapping would first copy each
+    // into a full record (headers and all) on every request, only for these to pick three fields.
+    wrapSerializers: false,
     serializers: {
-      req: (req: { id: unknown; method: string; url: string }) => ({
+      req: (req: { id: unknown; method: string; originalUrl?: string; url: string }) => ({
         id: req.id,
         method: req.method,
-        url: loggedUrl(req.url),
+        url: loggedUrl(req.originalUrl ?? req.url),
       }),
       res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
     },
