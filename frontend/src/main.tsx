@@ -5,23 +5,26 @@ import './styles.css';
 const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve));
 
 /**
- * The app starts in several short tasks rather than one long one: React's DOM, then the store
- * (Redux Toolkit), then the app (the router and layouts), each module's code run in a task of its
- * own; the index page has every file of theirs asked for at once (vite.config.ts). The app then
- * renders as a transition, which React does in slices of a few milliseconds.
+ * The app starts in several short tasks rather than one long one: the store (Redux Toolkit), the
+ * app's code (the router and layouts), the router (which asks for the first page's code at once),
+ * then React's DOM, the largest file, each in a task of its own; the index page has every file
+ * of theirs asked for at once (vite.config.ts). The app then renders as a transition, which React
+ * does in slices of a few milliseconds.
  */
 async function start(container: HTMLElement) {
-  const { createRoot } = await import('react-dom/client');
-  await nextTask();
   await import('./app/store');
   await nextTask();
-  const { App } = await import('./app/App');
+  const { App, createRouter } = await import('./app/App');
+  await nextTask();
+  const router = createRouter();
+  await nextTask();
+  const { createRoot } = await import('react-dom/client');
   await nextTask();
   const root = createRoot(container);
   startTransition(() =>
     root.render(
       <StrictMode>
-        <App />
+        <App router={router} />
       </StrictMode>,
     ),
   );

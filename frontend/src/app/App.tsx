@@ -1,9 +1,11 @@
 import { Provider } from 'react-redux';
 import { RouterProvider } from 'react-router-dom';
-import { router } from './router';
+import { createRouter } from './router';
 import { store } from './store';
 
-export function App() {
+export { createRouter };
+
+export function App({ router }: { router: ReturnType<typeof createRouter> }) {
   return (
     <Provider store={store}>
       <RouterProvider router={router} />

@@ -1,8 +1,10 @@
 import { createBrowserRouter, type RouteObject } from 'react-router-dom';
 import { Spinner } from '../components/Spinner';
+import { catalogApi } from '../features/catalog/api';
 import { ErrorScreen, RootErrorScreen } from './ErrorPage';
 import { RequireUser } from './guards';
 import { RootLayout } from './RootLayout';
+import { store } from './store';
 
 /** The back office's pages, inside the admin guard and menu. */
 const adminPages: RouteObject[] = [
@@ -78,7 +80,15 @@ const adminPages: RouteObject[] = [
 
 /** The store's pages, inside the header. */
 const pages: RouteObject[] = [
-  { index: true, lazy: () => import('./routes/HomePage').then((m) => ({ Component: m.HomePage })) },
+  {
+    index: true,
+    lazy: () => {
+      // The sections are asked for beside the page's code rather than once it has come and
+      // rendered, in a task of their own.
+      setTimeout(() => void store.dispatch(catalogApi.util.prefetch('sections', undefined, {})));
+      return import('./routes/HomePage').then((m) => ({ Component: m.HomePage }));
+    },
+  },
   {
     path: 'category/:id',
     lazy: () => import('./routes/CategoryPage').then((m) => ({ Component: m.CategoryPage })),
@@ -139,12 +149,14 @@ const pages: RouteObject[] = [
 
 // Every page is its own chunk: the first page loads only its own code. The header shows at
 // once, the spinner in its place while the first page's code loads. A page that fails to load
-// or to render shows the error screen inside the layouts around it (header, admin menu).
-export const router = createBrowserRouter([
-  {
-    path: '/',
-    element: <RootLayout />,
-    errorElement: <RootErrorScreen />,
-    children: [{ hydrateFallbackElement: <Spinner />, errorElement: <ErrorScreen />, children: pages }],
-  },
-]);
+// or to render shows the error screen inside the layouts around it (header, admin menu). Made
+// when main.tsx asks, in a task of its own, as it starts the first page's navigation at once.
+export const createRouter = () =>
+  createBrowserRouter([
+    {
+      path: '/',
+      element: <RootLayout />,
+      errorElement: <RootErrorScreen />,
+      children: [{ hydrateFallbackElement: <Spinner />, errorElement: <ErrorScreen />, children: pages }],
+    },
+  ]);
