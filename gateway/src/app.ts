@@ -1,12 +1,5 @@
 import { Instances, Metrics, requestLogging, sessionKeys, type Logger } from '@raseed/kit';
-import type { ServerResponse } from 'node:http';
-import express, {
-  type ErrorRequestHandler,
-  type Express,
-  type Request,
-  type RequestHandler,
-  type Response,
-} from 'express';
+import express, { type ErrorRequestHandler, type Express } from 'express';
 import helmet from 'helmet';
 import type IORedis from 'ioredis';
 import { trustProxySetting, type GatewayConfig } from './config';
@@ -21,31 +14,6 @@ import { routeFor, routingTable, type ServiceName } from './routes';
 import { storefront } from './storefront';
 
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
-
-/**
- * A middleware that sets the same headers on every answer (helmet, whose directives here are
- * fixed), run once at start; each request then gets those headers without it building them
- * again (helmet makes its policy string and runs a dozen middlewares per call).
- */
-export function sameHeaders(middleware: RequestHandler): RequestHandler {
-  const changes: ((res: ServerResponse) => void)[] = [];
-  const recorder = {
-    setHeader: (name: string, value: string | number | readonly string[]) =>
-      changes.push((res) => res.setHeader(name, value)),
-    removeHeader: (name: string) => changes.push((res) => res.removeHeader(name)),
-  };
-  let done = false;
-  void middleware({} as Request, recorder as unknown as Response, (err?: unknown) => {
-    if (err) throw err;
-    done = true;
-  });
-  // Anything else (a header depending on the request, an answer of its own) cannot be recorded.
-  if (!done) throw new Error('sameHeaders: the middleware did not pass the request on at once');
-  return (_req, res, next) => {
-    for (const change of changes) change(res);
-    next();
-  };
-}
 
 /** Each service's instances, as configured (one URL, several, or a name standing for several). */
 export function serviceInstances(config: GatewayConfig): Record<ServiceName, Instances> {
@@ -100,20 +68,18 @@ export function createGateway(
   app.use(metrics.timing((req) => routeFor(req.path)?.prefix ?? 'storefront'));
   app.use(onePath);
   app.use(
-    sameHeaders(
-      helmet({
-        contentSecurityPolicy: {
-          directives: {
-            'img-src': ["'self'", 'data:', ...config.IMAGE_ORIGINS.split(/\s+/).filter(Boolean)],
-            // No site may frame the store (clickjacking); infra/docker/nginx.conf sends the same.
-            'frame-ancestors': ["'none'"],
-            // Behind TLS the browser upgrades by itself; on plain http this would break every image.
-            'upgrade-insecure-requests': null,
-          },
+    helmet({
+      contentSecurityPolicy: {
+        directives: {
+          'img-src': ["'self'", 'data:', ...config.IMAGE_ORIGINS.split(/\s+/).filter(Boolean)],
+          // No site may frame the store (clickjacking); infra/docker/nginx.conf sends the same.
+          'frame-ancestors': ["'none'"],
+          // Behind TLS the browser upgrades by itself; on plain http this would break every image.
+          'upgrade-insecure-requests': null,
         },
-        xFrameOptions: { action: 'deny' },
-      }),
-    ),
+      },
+      xFrameOptions: { action: 'deny' },
+    }),
   );
 
   // Healthy when every service has an instance that answers; how many do is shown per service.
