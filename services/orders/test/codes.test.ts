@@ -5,7 +5,8 @@ import { insertOrder, startTestOrders, toMicros, type TestOrders, type TestUser 
 let orders: TestOrders;
 beforeAll(async () => {
   // The cut-off orders below are a minute old; a racing order slowed by a busy machine is not.
-  orders = await startTestOrders({ ORDER_REPAIR_AFTER_SECONDS: '30' });
+  // Longer than any placement takes on a busy machine: the repair finishes only what was cut off.
+  orders = await startTestOrders({ ORDER_REPAIR_AFTER_SECONDS: '600' });
 });
 afterAll(() => orders.stop());
 
@@ -176,9 +177,12 @@ describe('codes cut off by a crash', () => {
     const codeIds = (await orders.db.collection('stock_codes').find({ productId: product }).toArray()).map(
       (c) => c._id.toString(),
     );
-    /** An order from stock as placement records it, with its code claimed, then cut off. */
+    /** An order from stock as placement records it, with its code claimed, then cut off 15 minutes ago. */
     const cutOff = async (codeId: string) => {
-      const id = await insertOrder(orders, customer, product, { stocked: true });
+      const id = await insertOrder(orders, customer, product, {
+        stocked: true,
+        createdAt: new Date(Date.now() - 15 * 60_000),
+      });
       await orders.db.collection('stock_claims').insertOne({
         _id: codeId as never,
         orderId: id,
