@@ -1,5 +1,5 @@
 import { dropDatabase, eventually, MONGO_URL, uniqueName } from '@raseed/kit/testing';
-import { MongoClient } from 'mongodb';
+import { MongoClient, ObjectId } from 'mongodb';
 import { sql } from '../postgres';
 
 /**
@@ -7,8 +7,8 @@ import { sql } from '../postgres';
  * `_jsonb->'field' @> value`, which its own btree indexes cannot serve: every lookup read the
  * whole table. infra/ferretdb/gin-indexes.patch gives each index on top-level fields a GIN
  * companion that can; infra/ferretdb/pushdown.patch has PostgreSQL sort, skip, limit and
- * count when it evaluates the whole filter. Read here from PostgreSQL itself; the plans are
- * skipped on a real mongod, the results are checked on either.
+ * count when it evaluates the whole filter, and look up a list of ids by index. Read here from
+ * PostgreSQL itself; the plans are skipped on a real mongod, the results are checked on either.
  */
 const dbName = uniqueName('raseed_indexes_test_');
 let client: MongoClient;
@@ -174,4 +174,37 @@ describe('indexes of the local store', () => {
     expect(scanned).toBe(0);
     expect(fetched).toBeLessThanOrEqual(30);
   }, 60_000);
+
+  it('reads the documents an `$in` of ids lists by index, and answers any other list as MongoDB does', async () => {
+    const codes = client.db(dbName).collection<{ _id: ObjectId; n: number; slot: string | number }>('listed');
+    const docs = Array.from({ length: 20_000 }, (_, n) => ({
+      _id: new ObjectId(),
+      n,
+      slot: n % 3 ? `s${n % 10}` : n % 10,
+    }));
+    for (let i = 0; i < docs.length; i += 5000) await codes.insertMany(docs.slice(i, i + 5000));
+    const ns = (found: { n: number }[]) => found.map((d) => d.n).sort((a, b) => a - b);
+    const count = (slots: (string | number)[]) => docs.filter((d) => slots.includes(d.slot)).length;
+
+    const wanted = [7, 4242, 19_999].map((n) => docs[n]!._id);
+    expect(ns(await codes.find({ _id: { $in: [...wanted, new ObjectId()] } }).toArray())).toEqual([
+      7, 4242, 19_999,
+    ]);
+    // Values of other types, and a list mixing them, are left to FerretDB: the same answers.
+    expect(await codes.countDocuments({ slot: { $in: ['s1', 's2'] } })).toBe(count(['s1', 's2']));
+    expect(await codes.countDocuments({ slot: { $in: ['s1', 1] } })).toBe(count(['s1', 1]));
+    expect(await codes.countDocuments({ slot: { $in: [] } })).toBe(0);
+    if (!ferret) return;
+
+    // FerretDB's explain answers PostgreSQL's plan of the query it sends.
+    const plan = async (filter: object) =>
+      JSON.stringify((await client.db(dbName).command({ explain: { find: 'listed', filter } })).queryPlanner);
+    const byIds = await plan({ _id: { $in: wanted } });
+    expect(byIds).toMatch(/"Node Type":"BitmapOr"/);
+    expect(byIds.match(/"Node Type":"Bitmap Index Scan"/g)).toHaveLength(3);
+    expect(byIds).not.toMatch(/Seq Scan/);
+    // A list of strings on a field without an index is sent too; one with a number is not.
+    expect(await plan({ slot: { $in: ['s1', 's2'] } })).toMatch(/"Filter":"[^"]*'slot'::text\) @> /);
+    expect(await plan({ slot: { $in: ['s1', 1] } })).not.toMatch(/"Filter"/);
+  }, 120_000);
 });
