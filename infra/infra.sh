@@ -228,8 +228,35 @@ kafka_start() {
       -t "$("${KAFKA_CMD[@]}" kafka.tools.StorageTool random-uuid)" >>"$LOGS/kafka.log" 2>&1 ||
       die "could not format the Kafka log directory; see $LOGS/kafka.log"
   fi
-  launch kafka "${KAFKA_CMD[@]}" kafka.Kafka "$props"
-  wait_port kafka "$KAFKA_PORT" 60
+  # A Kafka killed mid-write may find its metadata log cut and stop at once; the next start
+  # truncates the cut record and comes up, so a start that dies early is tried again.
+  local try i
+  for try in 1 2 3; do
+    kafka_stop
+    launch kafka "${KAFKA_CMD[@]}" kafka.Kafka "$props"
+    for ((i = 0; i < 240; i++)); do
+      port_open "$KAFKA_PORT" && return 0
+      pid_alive kafka || break
+      sleep 0.25
+    done
+    pid_alive kafka && die "kafka did not open port $KAFKA_PORT within 60 s; see $LOGS/kafka.log"
+    say "kafka stopped while starting (attempt $try, see $LOGS/kafka.log); starting it again"
+  done
+  die "kafka stopped while starting, three times; see $LOGS/kafka.log"
+}
+
+# The broker closes its port before the controller closes its own, and a Kafka whose pid has
+# gone may still be tearing down its threads: a new one could not bind the controller's port.
+# So a stopped Kafka is gone only once that port is closed too; one of ours still holding it
+# after 30 s is killed.
+kafka_stop() {
+  local i
+  for ((i = 0; i < 160; i++)); do
+    port_open "$KAFKA_CONTROLLER_PORT" || return 0
+    [ "$i" = 120 ] && pkill -KILL -f "kafka.Kafka $DATA/kafka.properties" 2>/dev/null
+    sleep 0.25
+  done
+  die "kafka still answers on port $KAFKA_CONTROLLER_PORT after stopping it; see $LOGS/kafka.log"
 }
 kafka_port() { echo "$KAFKA_PORT"; }
 kafka_url() { echo "127.0.0.1:$KAFKA_PORT"; }
