@@ -107,7 +107,7 @@ as_pg() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
 #   that serves those equalities (gin-indexes.sql adds them to indexes made before, at start);
 # - pushdown.patch has PostgreSQL sort, skip, limit and count when it evaluates the whole
 #   filter (top-level equalities), so a page of the newest orders reads ten rows by index,
-#   and sends an `$in` of ids as equalities joined by OR, which the GIN companions serve.
+#   and sends a lookup by a list of ids as one comparison that the `_id` index serves.
 FERRETDB_PATCHES=("$INFRA_DIR/ferretdb/gin-indexes.patch" "$INFRA_DIR/ferretdb/pushdown.patch")
 ferretdb_build() { echo "$FERRETDB_VERSION $(cat "${FERRETDB_PATCHES[@]}" | sha256sum | cut -c1-12)"; }
 
