@@ -253,7 +253,7 @@ kafka_stop() {
   local i
   for ((i = 0; i < 160; i++)); do
     port_open "$KAFKA_CONTROLLER_PORT" || return 0
-    [ "$i" = 120 ] && pkill -KILL -f "kafka.Kafka $DATA/kafka.properties" 2>/dev/null
+    if [ "$i" = 120 ]; then pkill -KILL -f "kafka.Kafka $DATA/kafka.properties" || true; fi
     sleep 0.25
   done
   die "kafka still answers on port $KAFKA_CONTROLLER_PORT after stopping it; see $LOGS/kafka.log"
