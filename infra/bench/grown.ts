@@ -1,9 +1,9 @@
-import fs from 'node:fs';
 import { hourKey } from '@raseed/kit';
 import { openDatabase } from '@raseed/kit/testing';
 import { Types, type Connection } from 'mongoose';
 import { orderLoad, startLoadStore, type Shopper, type StoreApi } from '../cluster/load';
 import { sql } from '../postgres';
+import { machineCpu, untilIdle } from './cpu';
 
 /**
  * The store as it grows (ARCHITECTURE rule 6: a year of orders stays fast). Orders are placed
@@ -33,43 +33,12 @@ const BATCH = 1000;
 /** A list is read up to this many times, and for at most LIST_BUDGET_MS. */
 const LIST_READS = 20;
 const LIST_BUDGET_MS = 20_000;
-/** Under this share of the machine's CPU the store counts as idle again. */
-const IDLE_SHARE = 0.15;
-
-/** The machine's CPU time so far (busy and all), in seconds, from /proc/stat. */
-function cpuSeconds(): { busy: number; total: number } {
-  const fields = fs
-    .readFileSync('/proc/stat', 'utf8')
-    .split('\n')[0]!
-    .trim()
-    .split(/\s+/)
-    .slice(1)
-    .map(Number);
-  const total = fields.reduce((sum, n) => sum + n, 0);
-  const idle = fields[3]! + (fields[4] ?? 0);
-  return { busy: (total - idle) / 100, total: total / 100 };
-}
-
-/** Seconds until the machine's CPU use falls under IDLE_SHARE for a whole second (at most two minutes). */
-async function untilIdle(): Promise<number> {
-  const started = Date.now();
-  let before = cpuSeconds();
-  while (Date.now() - started < 120_000) {
-    await new Promise((r) => setTimeout(r, 1000));
-    const now = cpuSeconds();
-    const share = (now.busy - before.busy) / (now.total - before.total);
-    before = now;
-    if (share < IDLE_SHARE) return (Date.now() - started) / 1000 - 1;
-  }
-  return Infinity;
-}
-
 /** A burst of orders: its rate, and the CPU the whole machine spent on it until idle again. */
 async function burst(api: StoreApi, shoppers: Shopper[], productId: string) {
-  const before = cpuSeconds();
+  const before = machineCpu();
   const load = await orderLoad(api, shoppers, productId, BURST_SECONDS);
   const idleAfter = await untilIdle();
-  const cpu = cpuSeconds().busy - before.busy;
+  const cpu = machineCpu().busy - before.busy;
   return { ...load, idleAfter, cpuPerOrder: cpu / load.placed.length };
 }
 

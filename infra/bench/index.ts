@@ -5,11 +5,13 @@
 import { signSession, toMicros } from '@raseed/kit';
 import { createLogger, redisConnection } from '@raseed/kit';
 import {
+  deleteTestBuckets,
   deleteTopics,
   dropDatabase,
   openDatabase,
   publishEvents,
   testEnv,
+  TEST_RUN,
   TEST_TOPIC_PREFIX,
 } from '@raseed/kit/testing';
 import express from 'express';
@@ -25,6 +27,7 @@ import { createGateway } from '../../gateway/src/app';
 import { loadGatewayConfig } from '../../gateway/src/config';
 import { startSupplierSim } from '../supplier-sim/src';
 import { orderLoad, startLoadStore, steadyOrderLoad } from '../cluster/load';
+import { cpuByRole, cpuSpent, untilIdle } from './cpu';
 import { grownStoreFigures } from './grown';
 import { phoneFigures } from './phone';
 import { newTrace, SPAN_KIND, SpanReceiver, type ReceivedSpan } from '../cluster/spans';
@@ -551,7 +554,12 @@ async function steadyOrderFigures(store: LoadStore) {
   const shoppers = await store.api.shoppers(50, 100, store.adminToken);
   await steadyOrderLoad(store.api, shoppers, productId, STEADY_RATE, 5);
   process.stderr.write(`  orders arriving at ${STEADY_RATE} /s for ${STEADY_SECONDS} s…\n`);
+  // The setup's own background work (the top-ups' events and uploads) is done before counting.
+  await untilIdle();
+  const cpuBefore = cpuByRole();
   const load = await steadyOrderLoad(store.api, shoppers, productId, STEADY_RATE, STEADY_SECONDS);
+  const idleAfter = await untilIdle();
+  const cpu = cpuSpent(cpuBefore, cpuByRole());
   heading(
     `Orders at a steady ${STEADY_RATE} /s (open loop for ${STEADY_SECONDS} s through the gateway, 50 customers; latency from each order's scheduled arrival, so a slow answer hides no arrival)`,
   );
@@ -572,6 +580,20 @@ async function steadyOrderFigures(store: LoadStore) {
     'failures',
     failed ? `${failed} (${[...load.failures].map(([answer, n]) => `${n} × ${answer}`).join(', ')})` : 'none',
   );
+  // Where an order's CPU goes, its background work (relays, consumers, jobs) included.
+  const placed = load.latencies.length;
+  const total = cpu.reduce((sum, [, seconds]) => sum + seconds, 0);
+  line(
+    'CPU an order, every process (until idle again)',
+    `${((total / placed) * 1000).toFixed(0)} ms  (idle ${idleAfter.toFixed(0)} s after the last arrival; target 50 ms)`,
+  );
+  for (const [role, seconds] of cpu) {
+    if (seconds / total < 0.005) continue;
+    line(
+      `  ${role}`,
+      `${((seconds / placed) * 1000).toFixed(1)} ms  (${((seconds / total) * 100).toFixed(0)}%)`,
+    );
+  }
 }
 
 /** What the gateway costs a request the service answers from memory, next to the service called directly. */
@@ -580,8 +602,14 @@ async function gatewayOverheadFigures(store: LoadStore) {
   const proxied = `${store.cluster.gatewayUrl}${OVERHEAD_PATH}`;
   await readLoad(direct, 300, OVERHEAD_CONCURRENCY);
   await readLoad(proxied, 300, OVERHEAD_CONCURRENCY);
+  const before = cpuByRole();
   const onService = await readLoad(direct, OVERHEAD_REQUESTS, OVERHEAD_CONCURRENCY);
+  const between = cpuByRole();
   const throughGateway = await readLoad(proxied, OVERHEAD_REQUESTS, OVERHEAD_CONCURRENCY);
+  const after = cpuByRole();
+  // CPU a request, in ms: the rates depend on how busy the shared machine is, this much less.
+  const perRequest = (from: Map<string, number>, to: Map<string, number>, role: string) =>
+    (((to.get(role) ?? 0) - (from.get(role) ?? 0)) / OVERHEAD_REQUESTS) * 1000;
   heading(
     `Gateway overhead (GET ${OVERHEAD_PATH}, answered by payments from memory; ${OVERHEAD_REQUESTS} requests, ${OVERHEAD_CONCURRENCY} at a time)`,
   );
@@ -592,6 +620,10 @@ async function gatewayOverheadFigures(store: LoadStore) {
   line(
     'ratio',
     `the gateway reaches ${((throughGateway.perSecond / onService.perSecond) * 100).toFixed(1)}% of the direct rate`,
+  );
+  line(
+    'CPU a request',
+    `payments ${perRequest(before, between, 'payments').toFixed(2)} ms directly; through the gateway, gateway ${perRequest(between, after, 'gateway').toFixed(2)} ms and payments ${perRequest(between, after, 'payments').toFixed(2)} ms`,
   );
 }
 
@@ -741,21 +773,28 @@ async function main() {
   console.log(
     `Raseed bench (${started.toISOString()}; local store, ${CONCURRENCY} requests at a time${ONLY.length ? `; only ${ONLY.join(', ')}` : ''})`,
   );
-  if (runs('orders')) await moneyFigures();
-  if (runs('catalog')) {
-    try {
-      await catalogFigures();
-    } finally {
-      await deleteTopics(TEST_TOPIC_PREFIX);
+  try {
+    if (runs('orders')) await moneyFigures();
+    if (runs('catalog')) {
+      try {
+        await catalogFigures();
+      } finally {
+        await deleteTopics(TEST_TOPIC_PREFIX);
+      }
     }
+    if (runs('breakdown')) await breakdownFigures();
+    if (runs('cluster')) await clusterFigures();
+    if (runs('steady')) await steadyStoreFigures();
+    if (runs('grown')) await grownStoreFigures({ heading, line, percentile }, GROWN, STORE_PORTS);
+    if (runs('storefront')) storefrontFigures();
+    if (runs('phone')) await phoneFigures({ heading, line }, STORE_PORTS);
+    if (!ONLY.length) writeBenchmarks(started);
+  } finally {
+    // The services' buckets (each started with a bucket of its own), as a test run's teardown does.
+    await deleteTestBuckets(TEST_RUN).catch((err: unknown) => {
+      console.warn(`could not delete the bench's buckets: ${String(err)}`);
+    });
   }
-  if (runs('breakdown')) await breakdownFigures();
-  if (runs('cluster')) await clusterFigures();
-  if (runs('steady')) await steadyStoreFigures();
-  if (runs('grown')) await grownStoreFigures({ heading, line, percentile }, GROWN, STORE_PORTS);
-  if (runs('storefront')) storefrontFigures();
-  if (runs('phone')) await phoneFigures({ heading, line }, STORE_PORTS);
-  if (!ONLY.length) writeBenchmarks(started);
 }
 
 /** Payments confirmed, wallet debits and orders, on services started in this process. */

@@ -4,10 +4,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Kafka, logLevel } from 'kafkajs';
+import { Client as ObjectClient } from 'minio';
 import pRetry from 'p-retry';
 import mongoose from 'mongoose';
 import type { EventData, EventEnvelope, EventType } from '../src/events';
 import { createEvent, parseEvent } from '../src/events';
+import { DEV_SECRETS } from '../src/config';
 import { ensureTopics } from '../src/kafka';
 
 export const MONGO_URL = process.env.MONGO_URL ?? 'mongodb://127.0.0.1:27017';
@@ -21,6 +23,9 @@ export const MAIL_API = process.env.MAIL_API ?? 'http://127.0.0.1:1080';
  */
 export const TEST_RUN = process.env.RASEED_TEST_RUN ?? 'adhoc';
 export const TEST_TOPIC_PREFIX = `test-${TEST_RUN}-${randomUUID().slice(0, 8)}.`;
+
+/** Each test file's bucket is named after the run, so the teardown deletes the run's buckets. */
+const TEST_BUCKET_PREFIX = `${process.env.S3_BUCKET ?? 'raseed'}-test-`;
 
 /** Where the infrastructure is, when the run was given it (the jest global setup's containers). */
 const INFRASTRUCTURE = [
@@ -48,7 +53,7 @@ export function testEnv(service: string, extra: Record<string, string> = {}): No
     PORT: '0',
     MONGO_DB: `raseed_${service}_test_${randomUUID().slice(0, 8)}`,
     // A bucket of its own too, so what one file stores (or refuses to) is not mixed with another's.
-    S3_BUCKET: `${process.env.S3_BUCKET ?? 'raseed'}-test-${randomUUID().slice(0, 8)}`,
+    S3_BUCKET: `${TEST_BUCKET_PREFIX}${TEST_RUN}-${randomUUID().slice(0, 8)}`,
     OUTBOX_POLL_MS: '250',
     KAFKA_PARTITIONS: '1',
     KAFKA_TOPIC_PREFIX: TEST_TOPIC_PREFIX,
@@ -86,6 +91,37 @@ export async function deleteTopics(prefix: string): Promise<number> {
   } finally {
     await admin.disconnect();
   }
+}
+
+/**
+ * Empties and deletes the run's buckets, and any test bucket made over a day ago (by a run cut
+ * off before its teardown): left behind, every one of them is walked again and again by the
+ * object store's background scanner, which then takes the CPU the store's work should have.
+ */
+export async function deleteTestBuckets(run: string): Promise<number> {
+  const endpoint = new URL(process.env.S3_ENDPOINT ?? 'http://127.0.0.1:9000');
+  const client = new ObjectClient({
+    endPoint: endpoint.hostname,
+    port: endpoint.port ? Number(endpoint.port) : undefined,
+    useSSL: endpoint.protocol === 'https:',
+    accessKey: process.env.S3_ACCESS_KEY ?? DEV_SECRETS.S3_ACCESS_KEY,
+    secretKey: process.env.S3_SECRET_KEY ?? DEV_SECRETS.S3_SECRET_KEY,
+  });
+  const dayAgo = Date.now() - 24 * 3600_000;
+  const buckets = (await client.listBuckets()).filter(
+    ({ name, creationDate }) =>
+      name.startsWith(TEST_BUCKET_PREFIX) &&
+      (name.startsWith(`${TEST_BUCKET_PREFIX}${run}-`) || creationDate.getTime() < dayAgo),
+  );
+  for (const { name } of buckets) {
+    const keys: string[] = [];
+    for await (const item of client.listObjectsV2(name, '', true)) {
+      if (item.name) keys.push(item.name as string);
+    }
+    if (keys.length) await client.removeObjects(name, keys);
+    await client.removeBucket(name);
+  }
+  return buckets.length;
 }
 
 export async function dropDatabase(name: string): Promise<void> {
