@@ -585,7 +585,7 @@ async function steadyOrderFigures(store: LoadStore) {
   const total = cpu.reduce((sum, [, seconds]) => sum + seconds, 0);
   line(
     'CPU an order, every process (until idle again)',
-    `${((total / placed) * 1000).toFixed(0)} ms  (idle ${idleAfter.toFixed(0)} s after the last arrival; target 50 ms)`,
+    `${((total / placed) * 1000).toFixed(0)} ms  (${Number.isFinite(idleAfter) ? `idle ${idleAfter.toFixed(0)} s after the last arrival` : 'not idle within 2 min'}; target 50 ms)`,
   );
   for (const [role, seconds] of cpu) {
     if (seconds / total < 0.005) continue;
