@@ -2,22 +2,29 @@ import type { Readable } from 'node:stream';
 import { Client } from 'minio';
 import type { BaseConfig } from './config';
 
+type StoreAddress = Pick<BaseConfig, 'S3_ENDPOINT' | 'S3_ACCESS_KEY' | 'S3_SECRET_KEY'>;
+
+/** A client of the object store at the configured endpoint. */
+export function objectClient(config: StoreAddress): Client {
+  const url = new URL(config.S3_ENDPOINT);
+  return new Client({
+    endPoint: url.hostname,
+    port: url.port ? Number(url.port) : undefined,
+    useSSL: url.protocol === 'https:',
+    accessKey: config.S3_ACCESS_KEY,
+    secretKey: config.S3_SECRET_KEY,
+  });
+}
+
 /** The object store (MinIO locally, any S3 under compose). Objects are private unless a service publishes them. */
 export class ObjectStore {
   private readonly client: Client;
 
   constructor(
-    config: Pick<BaseConfig, 'S3_ENDPOINT' | 'S3_ACCESS_KEY' | 'S3_SECRET_KEY'>,
+    config: StoreAddress,
     readonly bucket: string,
   ) {
-    const url = new URL(config.S3_ENDPOINT);
-    this.client = new Client({
-      endPoint: url.hostname,
-      port: url.port ? Number(url.port) : undefined,
-      useSSL: url.protocol === 'https:',
-      accessKey: config.S3_ACCESS_KEY,
-      secretKey: config.S3_SECRET_KEY,
-    });
+    this.client = objectClient(config);
   }
 
   /** Creates the bucket when it is missing (start-up; safe to repeat and to race). */
@@ -68,6 +75,13 @@ export class ObjectStore {
 
   async remove(key: string): Promise<void> {
     await this.client.removeObject(this.bucket, key);
+  }
+
+  /** Deletes every object, then the bucket itself (a test's bucket, once its run is over). */
+  async drop(): Promise<void> {
+    const keys = await this.list('');
+    if (keys.length) await this.client.removeObjects(this.bucket, keys);
+    await this.client.removeBucket(this.bucket);
   }
 
   async ping(): Promise<boolean> {

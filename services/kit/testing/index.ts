@@ -4,13 +4,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Kafka, logLevel } from 'kafkajs';
-import { Client as ObjectClient } from 'minio';
 import pRetry from 'p-retry';
 import mongoose from 'mongoose';
 import type { EventData, EventEnvelope, EventType } from '../src/events';
 import { createEvent, parseEvent } from '../src/events';
 import { DEV_SECRETS } from '../src/config';
 import { ensureTopics } from '../src/kafka';
+import { objectClient, ObjectStore } from '../src/storage';
 
 export const MONGO_URL = process.env.MONGO_URL ?? 'mongodb://127.0.0.1:27017';
 export const KAFKA_BROKERS = (process.env.KAFKA_BROKERS ?? '127.0.0.1:9092').split(',');
@@ -99,28 +99,18 @@ export async function deleteTopics(prefix: string): Promise<number> {
  * object store's background scanner, which then takes the CPU the store's work should have.
  */
 export async function deleteTestBuckets(run: string): Promise<number> {
-  const endpoint = new URL(process.env.S3_ENDPOINT ?? 'http://127.0.0.1:9000');
-  const client = new ObjectClient({
-    endPoint: endpoint.hostname,
-    port: endpoint.port ? Number(endpoint.port) : undefined,
-    useSSL: endpoint.protocol === 'https:',
-    accessKey: process.env.S3_ACCESS_KEY ?? DEV_SECRETS.S3_ACCESS_KEY,
-    secretKey: process.env.S3_SECRET_KEY ?? DEV_SECRETS.S3_SECRET_KEY,
-  });
+  const address = {
+    S3_ENDPOINT: process.env.S3_ENDPOINT ?? 'http://127.0.0.1:9000',
+    S3_ACCESS_KEY: process.env.S3_ACCESS_KEY ?? DEV_SECRETS.S3_ACCESS_KEY,
+    S3_SECRET_KEY: process.env.S3_SECRET_KEY ?? DEV_SECRETS.S3_SECRET_KEY,
+  };
   const dayAgo = Date.now() - 24 * 3600_000;
-  const buckets = (await client.listBuckets()).filter(
+  const buckets = (await objectClient(address).listBuckets()).filter(
     ({ name, creationDate }) =>
       name.startsWith(TEST_BUCKET_PREFIX) &&
       (name.startsWith(`${TEST_BUCKET_PREFIX}${run}-`) || creationDate.getTime() < dayAgo),
   );
-  for (const { name } of buckets) {
-    const keys: string[] = [];
-    for await (const item of client.listObjectsV2(name, '', true)) {
-      if (item.name) keys.push(item.name as string);
-    }
-    if (keys.length) await client.removeObjects(name, keys);
-    await client.removeBucket(name);
-  }
+  for (const { name } of buckets) await new ObjectStore(address, name).drop();
   return buckets.length;
 }
 
