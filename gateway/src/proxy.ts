@@ -1,5 +1,5 @@
 import http, { type IncomingMessage } from 'node:http';
-import { IDLE_CONNECTION_MS, refused, type Instances, type Logger } from '@raseed/kit';
+import { IDLE_CONNECTION_MS, refused, traceHeaders, type Instances, type Logger } from '@raseed/kit';
 import type { Request, RequestHandler } from 'express';
 import { createProxyMiddleware, debugProxyErrorsPlugin, proxyEventsPlugin } from 'http-proxy-middleware';
 import getRawBody from 'raw-body';
@@ -56,6 +56,7 @@ export function serviceProxy(instances: Record<ServiceName, Instances>, logger: 
     proxyTimeout: 30_000,
     on: {
       proxyReq: (proxyReq, req) => {
+        for (const [name, value] of Object.entries(traceHeaders({}))) proxyReq.setHeader(name, value);
         const body = (req as Request).body as unknown;
         if (Buffer.isBuffer(body) && body.length) proxyReq.write(body);
       },

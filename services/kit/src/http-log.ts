@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { RequestHandler } from 'express';
 import { pinoHttp } from 'pino-http';
 import type { Logger } from './logger';
+import { requestTrace } from './tracing';
 
 const REQUEST_ID = /^[\w-]{8,128}$/;
 // A password-reset link's token is a credential: it never reaches a log line.
@@ -11,9 +12,9 @@ const SECRET_IN_PATH = /(\/reset-password\/)[^/?#]+/;
 export const loggedUrl = (url: string) => url.replace(SECRET_IN_PATH, '$1[token]');
 
 /**
- * Gives every request an id (the caller's, when well-formed, else a new one), kept in the
- * request's own header so a proxy passes it on, and echoed in the answer; then logs each
- * request with it, one line when it completes.
+ * Puts every request in its trace (see requestTrace) and gives it an id (the caller's, when
+ * well-formed, else a new one), kept in the request's own header so a proxy passes it on, and
+ * echoed in the answer; then logs each request with both, one line when it completes.
  */
 export function requestLogging(logger: Logger): RequestHandler[] {
   const assignId: RequestHandler = (req, res, next) => {
@@ -39,5 +40,5 @@ export function requestLogging(logger: Logger): RequestHandler[] {
       res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
     },
   });
-  return [assignId, log];
+  return [requestTrace(), assignId, log];
 }

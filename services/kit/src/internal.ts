@@ -3,6 +3,7 @@ import type { RequestHandler } from 'express';
 import pRetry from 'p-retry';
 import { forbidden, HttpError } from './errors';
 import { Instances } from './instances';
+import { traceHeaders } from './tracing';
 
 /** Service-to-service calls (ARCHITECTURE rule 10) carry this header; the gateway never routes /internal. */
 export const SERVICE_TOKEN_HEADER = 'x-service-token';
@@ -61,7 +62,10 @@ export class ServiceClient {
           try {
             res = await fetch(`${baseUrl}${path}`, {
               method,
-              headers: { 'content-type': 'application/json', [SERVICE_TOKEN_HEADER]: this.token },
+              headers: traceHeaders({
+                'content-type': 'application/json',
+                [SERVICE_TOKEN_HEADER]: this.token,
+              }),
               body: body === undefined ? undefined : JSON.stringify(body),
               signal: abort.signal,
             });
