@@ -5,7 +5,9 @@ step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 # Installs the npm dependencies when they are missing or older than the lockfile.
 ensure_dependencies() {
   command -v node >/dev/null 2>&1 || { echo "Node.js is missing: install Node.js 20 or newer and re-run." >&2; exit 1; }
-  if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  # A new or changed fix in infra/patches is applied by npm ci's postinstall too.
+  if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ] ||
+    [ -n "$(find infra/patches -newer node_modules/.package-lock.json 2>/dev/null)" ]; then
     step "installing npm dependencies"
     npm ci --no-audit --no-fund --loglevel=error
   fi

@@ -20,6 +20,8 @@ COPY services/payments/package.json services/payments/
 COPY gateway/package.json gateway/
 COPY infra/supplier-sim/package.json infra/supplier-sim/
 COPY frontend/package.json frontend/
+# Fixes to dependencies, applied by npm ci's postinstall (see infra/patches/README.md).
+COPY infra/patches/ infra/patches/
 RUN --mount=type=cache,target=/root/.npm npm ci --no-audit --no-fund
 
 FROM deps AS web
