@@ -213,6 +213,8 @@ export class OutboxRelay {
   private listener?: IORedis;
   /** Set by a wake-up; a wake-up during a batch has the relay look again at once after it. */
   private woken = false;
+  /** The last look found a whole batch: more may be waiting, so the relay looks again at once. */
+  private full = false;
 
   private readonly pollMs: number;
   private readonly batchSize: number;
@@ -301,8 +303,11 @@ export class OutboxRelay {
         this.logger.warn({ err, failures }, 'outbox relay could not publish; will retry');
       }
       if (!this.running) break;
+      // After a batch that took all there was, the outbox holds only what was written since, and
+      // each such write woke the relay: it looks again at once only then, or when the batch was
+      // full, and otherwise at the next poll (a look that finds nothing costs a store query).
       if (failures) await this.sleep(Math.min(5000, this.pollMs * 2 ** failures));
-      else if (published === 0 && !this.woken) await this.sleep(this.pollMs);
+      else if (!this.woken && !(published > 0 && this.full)) await this.sleep(this.pollMs);
     }
   }
 
@@ -327,6 +332,7 @@ export class OutboxRelay {
       .sort({ order: 1 })
       .limit(this.batchSize)
       .lean<OutboxRecord[]>();
+    this.full = records.length === this.batchSize;
     const sent: string[] = [];
     const events: EventEnvelope[] = [];
     for (const record of records) {

@@ -233,6 +233,40 @@ describe('the outbox relay', () => {
     expect(isDuplicateKey(second)).toBe(true);
   });
 
+  it('looks again at once only while batches come full or a write woke it, else at its next poll', async () => {
+    const ownDb = uniqueName('raseed_kit_outbox_quiet_');
+    const ownConn = await mongoose.createConnection(MONGO_URL, { dbName: ownDb }).asPromise();
+    const quiet = new Outbox(ownConn);
+    const quietRelay = new OutboxRelay(
+      createKafka('kit-test-quiet', KAFKA_BROKERS, logger),
+      quiet,
+      logger,
+      // A poll far beyond the test: whatever the relay reads, a write woke it to.
+      { pollMs: 600_000, batchSize: 3, topicPrefix: TEST_TOPIC_PREFIX },
+      redis,
+    );
+    quietRelay.start();
+    try {
+      // Its first look at start, on an empty outbox, then it waits.
+      await new Promise((r) => setTimeout(r, 1_000));
+      const looks = jest.spyOn(quiet.records, 'find');
+      const user = uniqueName('u');
+      const written = Array.from({ length: 7 }, () => registered(user));
+      await quiet.add(...written);
+      const arrived = await readEvents('user.registered', (e) => e.key === user, { count: 7 });
+      expect(delivery(written, arrived)).toEqual({ missing: 0, duplicated: 0 });
+      expect(arrived.map((e) => e.id)).toEqual(written.map((e) => e.id));
+      await new Promise((r) => setTimeout(r, 1_000));
+      // Three batches (3, 3 and 1): two full, so two looks straight after; the third took the rest.
+      expect(looks).toHaveBeenCalledTimes(3);
+      expect(await quiet.records.countDocuments()).toBe(0);
+    } finally {
+      await quietRelay.stop();
+      await ownConn.close();
+      await dropDatabase(ownDb);
+    }
+  });
+
   // Last: it stops the file's relay.
   it('sends through one relay at a time when another instance shares the outbox, which takes over when the first stops', async () => {
     const other = new OutboxRelay(
