@@ -19,6 +19,8 @@ const current = () => {
   const { traceId, spanId } = trace.getActiveSpan()?.spanContext() ?? {};
   return { traceId, spanId };
 };
+/** The trace and span a step ran in, as it reported them. */
+type Seen = ReturnType<typeof current>;
 
 function listen(app: Express): Promise<{ server: Server; url: string }> {
   return new Promise((resolve) => {
@@ -43,7 +45,7 @@ const callee = traced().post('/debit', express.json(), (req, res) => {
 });
 
 /** What the answer's listeners saw once it was sent (where the request's log line is written). */
-const finished: Record<string, ReturnType<typeof current>> = {};
+const finished: Record<string, Seen> = {};
 
 let servers: Server[] = [];
 let caller: Express;
@@ -53,7 +55,11 @@ let callerUrl: string;
  * A POST whose body comes a moment after its headers, and in two parts, as a slow phone's
  * would: the body's parser then reads it in listeners Node calls outside the request's trace.
  */
-function slowPost(path: string, headers: Record<string, string>, body: object): Promise<Record<string, any>> {
+function slowPost(
+  path: string,
+  headers: Record<string, string>,
+  body: object,
+): Promise<{ handler: Seen; called: { traceparent?: string; own: Seen; body: unknown } }> {
   const text = JSON.stringify(body);
   return new Promise((resolve, reject) => {
     const req = request(`${callerUrl}${path}`, {
