@@ -213,8 +213,6 @@ export class OutboxRelay {
   private listener?: IORedis;
   /** Set by a wake-up; a wake-up during a batch has the relay look again at once after it. */
   private woken = false;
-  /** The last look found a whole batch: more may be waiting, so the relay looks again at once. */
-  private full = false;
 
   private readonly pollMs: number;
   private readonly batchSize: number;
@@ -292,10 +290,10 @@ export class OutboxRelay {
   private async run(): Promise<void> {
     let failures = 0;
     while (this.running) {
-      let published = 0;
+      let batch = { sent: 0, full: false };
       this.woken = false;
       try {
-        published = await this.drainOnce();
+        batch = await this.drainOnce();
         failures = 0;
       } catch (err) {
         failures++;
@@ -307,7 +305,7 @@ export class OutboxRelay {
       // each such write woke the relay: it looks again at once only then, or when the batch was
       // full, and otherwise at the next poll (a look that finds nothing costs a store query).
       if (failures) await this.sleep(Math.min(5000, this.pollMs * 2 ** failures));
-      else if (!this.woken && !(published > 0 && this.full)) await this.sleep(this.pollMs);
+      else if (!this.woken && !(batch.sent > 0 && batch.full)) await this.sleep(this.pollMs);
     }
   }
 
@@ -322,9 +320,12 @@ export class OutboxRelay {
     });
   }
 
-  /** Publishes one batch of outbox records and deletes them; answers how many were sent. */
-  async drainOnce(): Promise<number> {
-    if (!(await this.holdsLease())) return 0;
+  /**
+   * Publishes one batch of outbox records and deletes them; answers how many were sent, and
+   * whether the look found a whole batch (more may be waiting).
+   */
+  async drainOnce(): Promise<{ sent: number; full: boolean }> {
+    if (!(await this.holdsLease())) return { sent: 0, full: false };
     const now = Date.now();
     const waiting = [...this.later].filter(([, next]) => next.at > now).map(([id]) => id);
     const records = await this.outbox.records
@@ -332,7 +333,7 @@ export class OutboxRelay {
       .sort({ order: 1 })
       .limit(this.batchSize)
       .lean<OutboxRecord[]>();
-    this.full = records.length === this.batchSize;
+    const full = records.length === this.batchSize;
     const sent: string[] = [];
     const events: EventEnvelope[] = [];
     for (const record of records) {
@@ -344,7 +345,7 @@ export class OutboxRelay {
       events.push(...carried);
       sent.push(record._id);
     }
-    if (!sent.length) return 0;
+    if (!sent.length) return { sent: 0, full };
     const fresh = await this.notSentBefore(events);
     if (fresh.length) {
       await this.publish(fresh);
@@ -355,7 +356,7 @@ export class OutboxRelay {
       this.later.delete(id);
       this.outbox.landed.delete(id);
     }
-    return sent.length;
+    return { sent: sent.length, full };
   }
 
   private leaseKey = () => `raseed:outbox:lease:${this.topicPrefix}${this.outbox.conn.name}`;

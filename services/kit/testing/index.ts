@@ -8,7 +8,7 @@ import pRetry from 'p-retry';
 import mongoose from 'mongoose';
 import type { EventData, EventEnvelope, EventType } from '../src/events';
 import { createEvent, parseEvent } from '../src/events';
-import { DEV_SECRETS } from '../src/config';
+import { loadConfig } from '../src/config';
 import { ensureTopics } from '../src/kafka';
 import { objectClient, ObjectStore } from '../src/storage';
 
@@ -99,11 +99,8 @@ export async function deleteTopics(prefix: string): Promise<number> {
  * object store's background scanner, which then takes the CPU the store's work should have.
  */
 export async function deleteTestBuckets(run: string): Promise<number> {
-  const address = {
-    S3_ENDPOINT: process.env.S3_ENDPOINT ?? 'http://127.0.0.1:9000',
-    S3_ACCESS_KEY: process.env.S3_ACCESS_KEY ?? DEV_SECRETS.S3_ACCESS_KEY,
-    S3_SECRET_KEY: process.env.S3_SECRET_KEY ?? DEV_SECRETS.S3_SECRET_KEY,
-  };
+  // The object store's address as every test file's services read it (defaults included).
+  const address = loadConfig({}, testEnv('teardown'));
   const dayAgo = Date.now() - 24 * 3600_000;
   const buckets = (await objectClient(address).listBuckets()).filter(
     ({ name, creationDate }) =>
