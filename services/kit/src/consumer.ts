@@ -1,4 +1,4 @@
-import type { ConsumerRunConfig, Kafka } from 'kafkajs';
+import type { Consumer, ConsumerRunConfig, Kafka } from 'kafkajs';
 import pRetry from 'p-retry';
 import type { Connection } from 'mongoose';
 import { Schema, type InferSchemaType, type Model } from 'mongoose';
@@ -28,6 +28,14 @@ export function withoutMarker<T extends EventType>(
   return handle;
 }
 
+/**
+ * How long a handled event's offset may wait before the group commits it. Each commit is a
+ * request the broker writes to its offsets log; committed after every event, an order's
+ * events cost each group a commit. Events handled within this time share one commit, and a
+ * process that dies first has them sent again, which handlers are written for.
+ */
+const COMMIT_WITHIN_MS = 500;
+
 const processedSchema = new Schema({ _id: String, type: String, at: Date }, { versionKey: false });
 
 function processedEvents(mongo: Connection) {
@@ -43,7 +51,8 @@ function processedEvents(mongo: Connection) {
  * once per group: its id is remembered after the handler succeeds, and a redelivered
  * event with a remembered id is skipped (except for handlers marked withoutMarker).
  * Handlers are written to be safe to repeat, which covers a crash between the effect
- * and the remembering.
+ * and the remembering, and one before the group committed the events it handled (they are
+ * committed together within COMMIT_WITHIN_MS, so such a crash sends them again).
  */
 export async function startConsumer(options: {
   kafka: Kafka;
@@ -54,6 +63,8 @@ export async function startConsumer(options: {
   fromBeginning?: boolean;
   topicPrefix?: string;
   partitions?: number;
+  /** See COMMIT_WITHIN_MS. */
+  commitWithinMs?: number;
 }): Promise<() => Promise<void>> {
   const { kafka, groupId, mongo, handlers, logger } = options;
   const processed = processedEvents(mongo);
@@ -75,11 +86,17 @@ export async function startConsumer(options: {
     retries: 5,
     minTimeout: 200,
   });
+  const offsets = new HandledOffsets(consumer, options.commitWithinMs ?? COMMIT_WITHIN_MS, (err) =>
+    logger.warn({ err, groupId }, 'could not commit handled events; trying again'),
+  );
+  consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => offsets.keepOnly(payload.memberAssignment));
   const consume: ConsumerRunConfig = {
-    eachMessage: async ({ topic, message }) => {
+    autoCommit: false,
+    eachMessage: async ({ topic, partition, message }) => {
       const event = parseEvent(message.value?.toString() ?? '');
       if (!event) {
         logger.error({ topic, offset: message.offset }, 'skipping a message that is not a valid event');
+        offsets.handled(topic, partition, message.offset);
         return;
       }
       // The event is handled in the trace it was sent in (its headers), or in one of its own.
@@ -107,6 +124,7 @@ export async function startConsumer(options: {
           throw new HandlingFailed(event.type, err);
         }
       });
+      offsets.handled(topic, partition, message.offset);
     },
   };
   // kafkajs retries a failed event, then restarts the consumer, unless the failure looks like
@@ -126,10 +144,62 @@ export async function startConsumer(options: {
   });
   await consumer.run(consume);
   await Promise.race([joined, new Promise((resolve) => setTimeout(resolve, 30_000).unref())]);
-  return () => {
+  return async () => {
     stopped = true;
-    return consumer.disconnect();
+    // A stopped consumer commits nothing, so what was handled is committed first.
+    await offsets.commit().catch(() => undefined);
+    await consumer.disconnect();
   };
+}
+
+/**
+ * The offsets a group has handled and not yet committed. The first event handled after a commit
+ * schedules the next one; what is handled meanwhile joins it.
+ */
+class HandledOffsets {
+  private readonly next = new Map<string, { topic: string; partition: number; offset: string }>();
+  private timer?: NodeJS.Timeout;
+
+  constructor(
+    private readonly consumer: Consumer,
+    private readonly withinMs: number,
+    private readonly failed: (err: unknown) => void,
+  ) {}
+
+  handled(topic: string, partition: number, offset: string): void {
+    this.next.set(`${topic}:${partition}`, { topic, partition, offset: (BigInt(offset) + 1n).toString() });
+    this.schedule();
+  }
+
+  private schedule(): void {
+    this.timer ??= setTimeout(() => {
+      this.timer = undefined;
+      this.commit().catch((err: unknown) => {
+        this.failed(err);
+        if (this.next.size) this.schedule();
+      });
+    }, this.withinMs).unref();
+  }
+
+  /** After a rebalance only the partitions still assigned here are this member's to commit. */
+  keepOnly(assignment: Record<string, number[]>): void {
+    for (const [key, { topic, partition }] of this.next) {
+      if (!assignment[topic]?.includes(partition)) this.next.delete(key);
+    }
+  }
+
+  async commit(): Promise<void> {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    const offsets = [...this.next.values()];
+    if (!offsets.length) return;
+    await this.consumer.commitOffsets(offsets);
+    // Only what the commit carried is done; a later offset handled meanwhile stays.
+    for (const sent of offsets) {
+      const key = `${sent.topic}:${sent.partition}`;
+      if (this.next.get(key) === sent) this.next.delete(key);
+    }
+  }
 }
 
 /** A failed event, always retried: kafkajs gives up on some errors (a TypeError) for good. */

@@ -7,7 +7,14 @@ import {
   withoutMarker,
   type EventEnvelope,
 } from '@raseed/kit';
-import { dropDatabase, KAFKA_BROKERS, MONGO_URL, TEST_TOPIC_PREFIX, uniqueName } from '@raseed/kit/testing';
+import {
+  dropDatabase,
+  eventually,
+  KAFKA_BROKERS,
+  MONGO_URL,
+  TEST_TOPIC_PREFIX,
+  uniqueName,
+} from '@raseed/kit/testing';
 import type { Producer } from 'kafkajs';
 import mongoose, { type Connection } from 'mongoose';
 
@@ -138,5 +145,61 @@ describe('startConsumer', () => {
     await until(() => discounts.filter((e) => e.id === event.id).length >= 2);
     expect(discounts.filter((e) => e.id === event.id)).toEqual([event, event]);
     expect(await processedEvents().countDocuments({ _id: `${groupId}:${event.id}` })).toBe(0);
+  });
+});
+
+describe('committing', () => {
+  it('commits the events a group handled together after a wait, and at once when it stops', async () => {
+    const topicPrefix = `${uniqueName('kit-commit-')}.`;
+    const topic = `${topicPrefix}user.deleted`;
+    const group = uniqueName('kit-commit-');
+    const seen: string[] = [];
+    const start = () =>
+      startConsumer({
+        kafka,
+        groupId: group,
+        mongo: conn,
+        logger,
+        topicPrefix,
+        commitWithinMs: 10_000,
+        handlers: { 'user.deleted': withoutMarker(async (event) => void seen.push(event.id)) },
+      });
+    const admin = kafka.admin();
+    await admin.connect();
+    /** How many of the topic's events the group has committed (one key: one partition). */
+    const committed = async () => {
+      const [offsets] = await admin.fetchOffsets({ groupId: group, topics: [topic] });
+      return offsets!.partitions.reduce((sum, p) => sum + Math.max(0, Number(p.offset)), 0);
+    };
+    const send = async (count: number) => {
+      const events = Array.from({ length: count }, () =>
+        createEvent('kit-test', 'user.deleted', 'one', { userId: 'one' }),
+      );
+      await producer.send({ topic, messages: events.map((e) => ({ key: 'one', value: JSON.stringify(e) })) });
+    };
+    try {
+      let stop = await start();
+      await send(5);
+      await until(() => seen.length === 5);
+      // Handled, and waiting for the commit the first of them scheduled.
+      expect(await committed()).toBe(0);
+      await eventually(async () => ((await committed()) === 5 ? true : undefined), { timeoutMs: 30_000 });
+
+      await send(3);
+      await until(() => seen.length === 8);
+      await stop();
+      expect(await committed()).toBe(8);
+
+      // The group goes on after what it committed: nothing it handled comes again.
+      stop = await start();
+      await send(1);
+      await until(() => seen.length >= 9);
+      await new Promise((r) => setTimeout(r, 1000)); // room for a wrongly repeated delivery to show
+      await stop();
+      expect(seen).toHaveLength(9);
+      expect(new Set(seen).size).toBe(9);
+    } finally {
+      await admin.disconnect();
+    }
   });
 });
