@@ -83,7 +83,7 @@ export function createGateway(
   );
 
   // Healthy when every service has an instance that answers; how many do is shown per service.
-  // The counts are the instances' last health checks (every 2 s), not asked again per request.
+  // The counts are the instances' last health checks (at most 2 s old), not asked again per request.
   app.get('/healthz', async (_req, res) => {
     const checks = await Promise.all(
       (Object.keys(routingTable) as ServiceName[]).map(

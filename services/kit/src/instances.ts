@@ -29,7 +29,7 @@ const RESOLVE_MS = 5_000;
  * again every few seconds, so `docker compose up --scale orders=3` is found without
  * configuration. Each instance's /healthz is asked every two seconds; one that fails, or that
  * refused a connection, is left out until it answers again. With a single address nothing is
- * probed for routing (there is nothing to choose); it is probed only once its health is asked.
+ * probed for routing (there is nothing to choose); it is probed only when its health is asked.
  */
 export class Instances {
   private addresses: string[];
@@ -40,6 +40,8 @@ export class Instances {
   private timers: NodeJS.Timeout[] = [];
   private looked: Promise<void> = Promise.resolve();
   private checked?: Promise<void>;
+  /** When a single address was last asked to probe (see health). */
+  private probedAt = 0;
 
   constructor(
     readonly service: string,
@@ -97,13 +99,15 @@ export class Instances {
   /**
    * How many instances answered their last health check, of how many are known. The first call
    * waits for a probe; later ones answer from the probes every two seconds. A single address is
-   * probed from its first call on, for this count only: with nothing to choose, routing still
-   * takes it whatever it answers (see healthy).
+   * probed only when its health is asked, at most every two seconds, for this count only: with
+   * nothing to choose, routing takes it whatever it answers (see healthy), and a store nobody
+   * asks about sends no probes.
    */
   async health(): Promise<{ up: number; total: number }> {
-    if (!this.checked) {
-      this.checked = this.looked.then(() => this.probe());
-      if (!this.several) this.timers.push(setInterval(() => void this.probe(), PROBE_MS).unref());
+    if (this.several) this.checked ??= this.looked.then(() => this.probe());
+    else if (!this.checked || Date.now() - this.probedAt >= PROBE_MS) {
+      this.probedAt = Date.now();
+      this.checked = this.probe();
     }
     await this.checked;
     const up = this.addresses.filter((url) => !this.down.has(url)).length;

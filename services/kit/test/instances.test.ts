@@ -3,8 +3,11 @@ import type { AddressInfo } from 'node:net';
 import { Instances, serviceUrls, urlList } from '@raseed/kit';
 
 /** Stand-ins for a service's instances: each answers /healthz as told. */
-async function instance(healthy: { up: boolean }) {
-  const server = http.createServer((_req, res) => res.writeHead(healthy.up ? 200 : 503).end());
+async function instance(healthy: { up: boolean; asked?: number }) {
+  const server = http.createServer((_req, res) => {
+    healthy.asked = (healthy.asked ?? 0) + 1;
+    res.writeHead(healthy.up ? 200 : 503).end();
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 }
@@ -67,7 +70,7 @@ describe('Instances', () => {
       expect(await several.health()).toEqual({ up: 1, total: 2 });
       expect(await single.health()).toEqual({ up: 0, total: 1 });
       expect(single.pick()).toBe(one.url);
-      // Probed from the first ask on, every 2 s.
+      // Probed again when asked once its last probe is 2 s old.
       health.up = true;
       await new Promise((r) => setTimeout(r, 2_500));
       expect(await single.health()).toEqual({ up: 1, total: 1 });
@@ -75,6 +78,26 @@ describe('Instances', () => {
       several.stop();
       single.stop();
       for (const { server } of [a, b, one]) server.close();
+    }
+  });
+
+  it('probes a single address only when its health is asked, and at most every 2 s', async () => {
+    const health = { up: true, asked: 0 };
+    const one = await instance(health);
+    const single = new Instances('catalog', [one.url]).start();
+    try {
+      await Promise.all([single.health(), single.health()]);
+      expect(await single.health()).toEqual({ up: 1, total: 1 });
+      expect(health.asked).toBe(1);
+      // Nobody asks for 2.5 s: nothing is probed meanwhile.
+      await new Promise((r) => setTimeout(r, 2_500));
+      expect(health.asked).toBe(1);
+      health.up = false;
+      expect(await single.health()).toEqual({ up: 0, total: 1 });
+      expect(health.asked).toBe(2);
+    } finally {
+      single.stop();
+      one.server.close();
     }
   });
 
