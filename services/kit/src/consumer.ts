@@ -147,7 +147,14 @@ export async function startConsumer(options: {
   return async () => {
     stopped = true;
     // A stopped consumer commits nothing, so what was handled is committed first.
-    await offsets.commit().catch(() => undefined);
+    await offsets
+      .commit()
+      .catch((err: unknown) =>
+        logger.warn(
+          { err, groupId },
+          'could not commit handled events before stopping; they will come again',
+        ),
+      );
     await consumer.disconnect();
   };
 }
@@ -172,8 +179,8 @@ class HandledOffsets {
   }
 
   private schedule(): void {
+    // commit() clears the timer, so the next event handled schedules the next commit.
     this.timer ??= setTimeout(() => {
-      this.timer = undefined;
       this.commit().catch((err: unknown) => {
         this.failed(err);
         if (this.next.size) this.schedule();
