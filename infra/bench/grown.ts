@@ -8,8 +8,8 @@ import { machineCpu, untilIdle } from './cpu';
 /**
  * The store as it grows (ARCHITECTURE rule 6: a year of orders stays fast). Orders are placed
  * for BURST_SECONDS on the empty store, then the store is seeded with a year of history written
- * straight into the services' databases (orders, ledger entries, payments of customers of its
- * own), and the same burst runs again; then every admin list and figure and the customers' lists
+ * straight into the services' databases (orders, ledger entries and payments of customers of its
+ * own, their accounts, and auth's record of their sales), and the same burst runs again; then every admin list and figure and the customers' lists
  * are read through the gateway.
  */
 export interface Sizes {
@@ -78,10 +78,31 @@ async function seedHistory(env: Record<string, NodeJS.ProcessEnv>, sizes: Sizes)
   const now = Date.now();
   // The i-th of n documents is spread evenly over the past year, oldest first.
   const at = (i: number, n: number) => new Date(now - YEAR_MS + (i / n) * YEAR_MS);
-  const [orders, wallet, payments] = await Promise.all(
-    [env.orders, env.wallet, env.payments].map((e) => openDatabase(e!.MONGO_DB!)),
+  const [orders, wallet, payments, auth] = await Promise.all(
+    [env.orders, env.wallet, env.payments, env.auth].map((e) => openDatabase(e!.MONGO_DB!)),
   );
   try {
+    // The customers' accounts, oldest first, as the users list reads them.
+    await seed(auth!, 'users', SEEDED_CUSTOMERS, (i) => {
+      const createdAt = at(i, SEEDED_CUSTOMERS);
+      return {
+        _id: new Types.ObjectId(customers[i]),
+        username: `seeded${i}`,
+        usernameKey: `seeded${i}`,
+        email: `seeded${i}@raseed.test`,
+        phone: '',
+        role: 'user',
+        percentage: null,
+        percentageSetAt: null,
+        salesSince: null,
+        debt: 0,
+        debtSeq: null,
+        deletedAt: null,
+        emailNotifications: true,
+        createdAt,
+        updatedAt: createdAt,
+      };
+    });
     await seed(orders!, 'orders', sizes.orders, (i) => {
       const createdAt = at(i, sizes.orders);
       const status = i % 100 === 0 ? 'waiting' : i % 20 === 0 ? 'rejected' : 'confirmed';
@@ -151,8 +172,19 @@ async function seedHistory(env: Record<string, NodeJS.ProcessEnv>, sizes: Sizes)
         ...(status === 'confirmed' && { saleHour: hourKey(createdAt) }),
       };
     });
+    // Auth's read model of the confirmed ones, from which the users list counts each customer's sales.
+    // The j-th of them is payment j + floor(j / 49) + 1: every 50th payment, from the first, was rejected.
+    await seed(auth!, 'sales', sizes.payments - Math.ceil(sizes.payments / 50), (j) => {
+      const i = j + Math.floor(j / 49) + 1;
+      return {
+        _id: `seeded-${i}`,
+        userId: customers[i % SEEDED_CUSTOMERS],
+        amount: 50_000_000,
+        at: at(i, sizes.payments),
+      };
+    });
   } finally {
-    await Promise.all([orders, wallet, payments].map((c) => c!.close()));
+    await Promise.all([orders, wallet, payments, auth].map((c) => c!.close()));
   }
   return customers[0]!;
 }
@@ -204,7 +236,7 @@ export async function grownStoreFigures(
     const empty = await burst(api, shoppers, productId);
 
     process.stderr.write(
-      `  seeding ${sizes.orders} orders, ${sizes.entries} ledger entries and ${sizes.payments} payments…\n`,
+      `  seeding ${sizes.orders} orders, ${sizes.entries} ledger entries, ${sizes.payments} payments and ${SEEDED_CUSTOMERS} customers…\n`,
     );
     // The orders service tallies the hours that are over as they pass; a year written behind its
     // back is tallied once it starts again, as on a store restored from a backup.
@@ -214,7 +246,7 @@ export async function grownStoreFigures(
     const customer = await seedHistory(store.env, sizes);
     const seedingSeconds = (Date.now() - seedingStarted) / 1000;
     const vacuumSeconds = vacuumSeeded(
-      [store.env.orders, store.env.wallet, store.env.payments].map((e) => e!.MONGO_DB!),
+      [store.env.orders, store.env.wallet, store.env.payments, store.env.auth].map((e) => e!.MONGO_DB!),
     );
     await store.cluster.restart(ordersService);
     const tallySeconds = await untilTallied(store.env.orders!);
@@ -223,7 +255,7 @@ export async function grownStoreFigures(
     const grown = await burst(api, shoppers, productId);
 
     heading(
-      `The store grown (${sizes.orders} orders, ${sizes.entries} ledger entries, ${sizes.payments} payments seeded over a year; ${SHOPPERS} customers ordering for ${BURST_SECONDS} s; CPU counted for the whole machine, the load's own client included)`,
+      `The store grown (${sizes.orders} orders, ${sizes.entries} ledger entries, ${sizes.payments} payments and ${SEEDED_CUSTOMERS} customers seeded over a year; ${SHOPPERS} customers ordering for ${BURST_SECONDS} s; CPU counted for the whole machine, the load's own client included)`,
     );
     line('seeding', `${seedingSeconds.toFixed(0)} s`);
     if (vacuumSeconds !== null) {
@@ -253,6 +285,7 @@ export async function grownStoreFigures(
       ['admin: payment figures', '/api/payments/stats'],
       ['admin: sales per user', '/api/userpayment'],
       ['admin: users', '/api/users?page=1&limit=10'],
+      ['admin: users, page 300 (seeded customers)', '/api/users?page=300&limit=10'],
     ];
     for (const [label, path, body] of lists) {
       const latencies = await readList(api, adminToken, path, body);

@@ -23,7 +23,7 @@ export function startPayments(config: PaymentsConfig): Promise<RunningService> {
     // Unique keys decide what happens once: they exist before any write.
     await Promise.all(Object.values(models).map((m) => m.init()));
     const payments = new PaymentStore(models, ctx.locks, ctx.outbox);
-    const sales = new SalesBook(models.SaleSummary, payments);
+    const sales = new SalesBook(models.SaleSummary, models.SaleUserTotals, payments);
     const users = new UserDirectory(ctx.mongo);
     const receipts = new ObjectStore(config, config.S3_BUCKET);
     await receipts.ensureBucket();

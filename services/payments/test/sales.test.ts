@@ -27,7 +27,7 @@ afterAll(async () => {
   redis.disconnect();
 });
 
-const book = () => new SalesBook(models.SaleSummary, store);
+const book = () => new SalesBook(models.SaleSummary, models.SaleUserTotals, store);
 const customers = ['a', 'b', 'c'].map(() => new Types.ObjectId().toString());
 
 interface Seeded {
@@ -125,7 +125,12 @@ describe('the sales figures', () => {
     expect(await book().close(now)).toBe('2026-06-10T12');
     expect(await book().close(now)).toBeUndefined();
     expect(await models.SaleSummary.countDocuments()).toBe(1);
+    expect(await models.SaleUserTotals.countDocuments()).toBe(1);
     expect(await book().figures(now)).toEqual(want);
+    // One instance reads the customers' totals of a summary once, and answers them again unchanged.
+    const reader = book();
+    (await reader.figures(now)).users.clear();
+    expect(await reader.figures(now)).toEqual(want);
 
     // Later, with the week's start moved past the 14:40 sale on 3 June.
     const later = new Date(now.getTime() + 2 * HOUR);
@@ -178,5 +183,28 @@ describe('the sales figures', () => {
     expect(await book().close(nextDay)).toBe(hourKey(new Date(nextDay.getTime() - 10 * MINUTE - HOUR)));
     const all = [...history, sale(c, 1_024_000_000, decidedAt)];
     expect(await book().figures(nextDay)).toEqual(expected(all, nextDay));
+  });
+
+  it("are read from a summary written with the customers' totals inside it, and carried on", async () => {
+    const all = [...history, sale(c, 1_024_000_000, at('2026-06-10T15:10:00'))];
+    const nextDay = new Date(now.getTime() + DAY);
+    // The latest summary as it was stored before the totals had a record of their own.
+    const last = (await models.SaleSummary.findOne().sort({ _id: -1 }).lean())!;
+    const totals = (await models.SaleUserTotals.findById(last._id).lean())!;
+    await models.SaleUserTotals.deleteOne({ _id: last._id });
+    await models.SaleSummary.deleteOne({ _id: last._id });
+    await models.SaleSummary.create({
+      _id: last._id,
+      total: last.total,
+      hours: last.hours,
+      users: totals.users,
+    });
+    expect(await book().figures(nextDay)).toEqual(expected(all, nextDay));
+
+    const later = new Date(nextDay.getTime() + 3 * HOUR);
+    const through = await book().close(later);
+    expect(through).toBe(hourKey(new Date(later.getTime() - 10 * MINUTE - HOUR)));
+    expect((await models.SaleUserTotals.findById(through).lean())?.users).toBeDefined();
+    expect(await book().figures(later)).toEqual(expected(all, later));
   });
 });

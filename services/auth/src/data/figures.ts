@@ -57,11 +57,17 @@ export class FiguresStore {
     const figures = new Map<string, UserFigures>(ids.map((id) => [id, { sales: 0, salesSinceDiscount: 0 }]));
     if (!ids.length) return figures;
     const since = new Map(users.map((u) => [u._id.toString(), u.salesSince?.getTime() ?? 0]));
-    const sales = await this.sales
-      .find({ userId: { $in: ids } })
-      .select({ userId: 1, amount: 1, at: 1 })
-      .lean<Pick<Sale, 'userId' | 'amount' | 'at'>[]>();
-    for (const sale of sales) {
+    // One lookup a user: the local store serves an equality on userId from its index, but not a
+    // list of them ($in read every sale: 10 s for a page of users among 200,000 sales).
+    const sales = await Promise.all(
+      ids.map((userId) =>
+        this.sales
+          .find({ userId })
+          .select({ userId: 1, amount: 1, at: 1 })
+          .lean<Pick<Sale, 'userId' | 'amount' | 'at'>[]>(),
+      ),
+    );
+    for (const sale of sales.flat()) {
       const f = figures.get(sale.userId);
       if (!f) continue;
       f.sales += sale.amount;

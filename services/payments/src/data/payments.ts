@@ -8,7 +8,7 @@ import {
 } from '@raseed/kit';
 import { Schema, Types, type Connection, type FilterQuery, type Model } from 'mongoose';
 import { paymentConfirmed, paymentRejected, paymentSubmitted } from '../events/published';
-import { saleSummaryModel, type SaleRow, type SaleSource } from './sales';
+import { saleSummaryModel, saleUserTotalsModel, type SaleRow, type SaleSource } from './sales';
 
 const paymentSchema = new Schema(
   {
@@ -154,6 +154,7 @@ export function paymentModels(conn: Connection) {
       (conn.models.Request as Model<PaymentRequest> | undefined) ??
       conn.model<PaymentRequest>('Request', requestSchema, 'payment_requests'),
     SaleSummary: saleSummaryModel(conn),
+    SaleUserTotals: saleUserTotalsModel(conn),
   };
 }
 export type PaymentModels = ReturnType<typeof paymentModels>;

@@ -57,17 +57,26 @@ interface SaleSummary {
   /** The amount of each hour with sales, for the last KEPT_HOURS_MS. */
   hours: Record<string, number>;
   /** Each customer's sales through that hour. */
-  users: Record<string, number>;
+  users: ReadonlyMap<string, number>;
 }
 
 /**
- * A summary as stored: the hours and the customers as JSON text, as the local store reads one
- * long string far faster than thousands of fields (7 ms against 85 ms for 5,000 customers).
+ * A summary as stored: the hours as JSON text, as the local store reads one long string far
+ * faster than thousands of fields. The customers' totals are a record of their own under the
+ * same key, written first: the store reads a document of 5,000 customers in 20 ms however
+ * little of it is asked for, and only the sales per user need them.
  */
 export interface StoredSummary {
   _id: string;
   total: number;
   hours: string;
+  /** The customers' totals, in a summary written before they had a record of their own. */
+  users?: string;
+}
+
+/** The customers' totals of the summary under the same key, as JSON text. */
+export interface StoredUserTotals {
+  _id: string;
   users: string;
 }
 
@@ -76,24 +85,25 @@ const summarySchema = new Schema(
     _id: String,
     total: { type: Number, required: true },
     hours: { type: String, required: true },
-    users: { type: String, required: true },
+    users: { type: String },
   },
+  { versionKey: false },
+);
+
+const userTotalsSchema = new Schema(
+  { _id: String, users: { type: String, required: true } },
   { versionKey: false },
 );
 
 export const saleSummaryModel = (conn: Connection) =>
   modelOf<StoredSummary>(conn, 'SaleSummary', summarySchema, 'sale_summaries');
 
-const stored = (s: SaleSummary): StoredSummary => ({
-  ...s,
-  hours: JSON.stringify(s.hours),
-  users: JSON.stringify(s.users),
-});
-const parsed = (s: StoredSummary): SaleSummary => ({
-  ...s,
-  hours: JSON.parse(s.hours) as Record<string, number>,
-  users: JSON.parse(s.users) as Record<string, number>,
-});
+export const saleUserTotalsModel = (conn: Connection) =>
+  modelOf<StoredUserTotals>(conn, 'SaleUserTotals', userTotalsSchema, 'sale_user_totals');
+
+const usersText = (users: ReadonlyMap<string, number>) => JSON.stringify(Object.fromEntries(users));
+const usersOf = (text: string) =>
+  new Map(Object.entries(JSON.parse(text) as Record<string, number>)) as ReadonlyMap<string, number>;
 
 export interface SaleFigures {
   /** Micro-dollars, as the admin home shows them (spec §9). */
@@ -110,15 +120,38 @@ export interface SaleFigures {
  */
 export class SalesBook {
   private closing = false;
+  /** The customers' totals of the latest summary read: a summary never changes once inserted. */
+  private usersRead?: { through: string; users: ReadonlyMap<string, number> };
 
   constructor(
     private readonly summaries: Model<StoredSummary>,
+    private readonly userTotals: Model<StoredUserTotals>,
     private readonly source: SaleSource,
   ) {}
 
   private async latest(): Promise<SaleSummary | undefined> {
     const last = await this.summaries.findOne().sort({ _id: -1 }).lean<StoredSummary>();
-    return last ? parsed(last) : undefined;
+    if (!last) return undefined;
+    return {
+      _id: last._id,
+      total: last.total,
+      hours: JSON.parse(last.hours) as Record<string, number>,
+      users: await this.usersThrough(last),
+    };
+  }
+
+  /** The customers' totals of a summary, read once for each latest summary. */
+  private async usersThrough(summary: StoredSummary): Promise<ReadonlyMap<string, number>> {
+    if (this.usersRead?.through !== summary._id) {
+      let text = summary.users;
+      if (text === undefined) {
+        const totals = await this.userTotals.findById(summary._id).lean<StoredUserTotals>();
+        if (!totals) throw new Error(`the customers' totals of the sales summary ${summary._id} are missing`);
+        text = totals.users;
+      }
+      this.usersRead = { through: summary._id, users: usersOf(text) };
+    }
+    return this.usersRead.users;
   }
 
   /** The sales of the hours after `after` (every one when null) through `through`. */
@@ -157,10 +190,18 @@ export class SalesBook {
       const { after, through } = hours;
 
       const sales = await this.salesBetween(last ? after : null, through);
-      const summary = sum(last ?? { _id: after, total: 0, hours: {}, users: {} }, sales, through);
-      await insertOnce(this.summaries, stored(summary));
+      const summary = sum(last ?? { _id: after, total: 0, hours: {}, users: new Map() }, sales, through);
+      // The totals first: a summary is read only with them.
+      await insertOnce(this.userTotals, { _id: through, users: usersText(summary.users) });
+      await insertOnce(this.summaries, {
+        _id: through,
+        total: summary.total,
+        hours: JSON.stringify(summary.hours),
+      });
       const kept = hourKey(new Date(now.getTime() - KEPT_SUMMARIES_MS));
-      await this.summaries.deleteMany({ _id: { $lt: kept < through ? kept : through } });
+      const older = { _id: { $lt: kept < through ? kept : through } };
+      await this.summaries.deleteMany(older);
+      await this.userTotals.deleteMany(older);
       return through;
     } finally {
       this.closing = false;
@@ -177,7 +218,7 @@ export class SalesBook {
       total: last?.total ?? 0,
       weekly: 0,
       monthly: 0,
-      users: new Map(Object.entries(last?.users ?? {})),
+      users: new Map(last?.users),
     };
     if (last) {
       // Whole hours from their amounts; the hour the week starts within, from its sales.
@@ -208,13 +249,13 @@ function sum(last: SaleSummary, sales: SaleRow[], through: string): SaleSummary 
   const keptFrom = hourKey(new Date(hourStart(through) - KEPT_HOURS_MS));
   const hours: Record<string, number> = {};
   for (const [hour, amount] of Object.entries(last.hours)) if (hour >= keptFrom) hours[hour] = amount;
-  const users = { ...last.users };
+  const users = new Map(last.users);
   let total = last.total;
   for (const sale of sales) {
     total += sale.amount;
     const hour = sale.saleHour!;
     if (hour >= keptFrom) hours[hour] = (hours[hour] ?? 0) + sale.amount;
-    users[sale.userId] = (users[sale.userId] ?? 0) + sale.amount;
+    users.set(sale.userId, (users.get(sale.userId) ?? 0) + sale.amount);
   }
   return { _id: through, total, hours, users };
 }
