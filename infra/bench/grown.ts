@@ -98,6 +98,7 @@ async function seedHistory(env: Record<string, NodeJS.ProcessEnv>, sizes: Sizes)
         debt: 0,
         debtSeq: null,
         deletedAt: null,
+        deleted: false,
         emailNotifications: true,
         createdAt,
         updatedAt: createdAt,
@@ -280,12 +281,21 @@ export async function grownStoreFigures(
         '/api/orders/myorders',
         { userId: customer, page: 1 },
       ],
+      ['admin: stuck supplier orders', '/api/orders/stuck?page=1&limit=10'],
+      ['admin: disputed supplier orders', '/api/orders/disputed?page=1&limit=10'],
       ['admin: Payments History', '/api/payments?page=1&limit=10'],
       ['admin: Active Payments', '/api/waiting-payments?page=1&limit=10'],
       ['admin: payment figures', '/api/payments/stats'],
       ['admin: sales per user', '/api/userpayment'],
+      [
+        "a customer's payments (My Payments, read by an admin)",
+        '/api/payments/mypayments',
+        { userId: customer, page: 1 },
+      ],
+      ["a customer's balance (read by an admin)", `/api/balance?user_id=${customer}`],
       ['admin: users', '/api/users?page=1&limit=10'],
       ['admin: users, page 300 (seeded customers)', '/api/users?page=300&limit=10'],
+      ['admin: user search', '/api/users/search?query=seeded4999'],
     ];
     for (const [label, path, body] of lists) {
       const latencies = await readList(api, adminToken, path, body);

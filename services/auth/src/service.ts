@@ -31,6 +31,13 @@ export function startAuth(config: AuthConfig): Promise<RunningService> {
     const User = userModel(ctx.mongo);
     await User.init();
     const users = new UserStore(User, ctx.locks, ctx.outbox);
+    // Once a store, in the background: until it is done the lists leave out users not flagged yet.
+    void users.flagDeleted().then(
+      (flagged) =>
+        flagged && ctx.logger.info({ flagged }, 'users recorded before the deleted flag were flagged'),
+      (err: unknown) =>
+        ctx.logger.error({ err }, 'flagging the users recorded before the deleted flag failed'),
+    );
     const resets = new ResetStore(ctx.mongo, ctx.locks);
     await resets.resets.init();
     const figures = new FiguresStore(ctx.mongo, User, ctx.locks);

@@ -37,13 +37,19 @@ const userSchema = new Schema(
     debt: { type: Number, default: 0 },
     debtSeq: { type: Number, default: null },
     deletedAt: { type: Date, default: null },
+    /**
+     * Set with deletedAt, and what the lists and counts filter on: the local store answers a
+     * boolean's equality from the data but not a null's (700 ms against 10 ms for a page of
+     * 5,000 users). A lookup by a unique key still reads deletedAt.
+     */
+    deleted: { type: Boolean, default: false },
     /** Top-up and order e-mails; off leaves only the essential ones (password resets, contact replies). */
     emailNotifications: { type: Boolean, default: true },
   },
   { timestamps: true, versionKey: false },
 );
 userSchema.plugin(carriesEvents);
-userSchema.index({ role: 1, deletedAt: 1 });
+userSchema.index({ role: 1, deleted: 1 });
 userSchema.index({ createdAt: -1 });
 
 export type User = InferSchemaType<typeof userSchema> & { _id: Types.ObjectId; createdAt: Date };
@@ -54,7 +60,14 @@ export function userModel(conn: Connection): UserModel {
   return (conn.models.User as UserModel | undefined) ?? conn.model<User>('User', userSchema, 'users');
 }
 
+/** Not deleted, for a lookup by a unique key. */
 const active = { deletedAt: null };
+/** Not deleted, for the lists and counts (see `deleted`). */
+const listed = { deleted: false };
+/** The step that gave users recorded before `deleted` existed their flag (see UserStore.flagDeleted). */
+const FLAG_STEP = 'users.deleted';
+/** Users flagged at once. */
+const FLAGGED_AT_ONCE = 50;
 
 /**
  * An admin's deletion, decided once against the admins there were (rule 9): keyed by the
@@ -74,6 +87,12 @@ interface AdminRemoval {
   userId: string;
   at: Date;
 }
+
+/** A one-time step on the store, done once it is recorded under its name. */
+const stepSchema = new Schema(
+  { _id: { type: String }, at: { type: Date, required: true } },
+  { versionKey: false },
+);
 
 export interface UserFigures {
   /** Micro-dollars of confirmed top-ups, all time. */
@@ -147,6 +166,37 @@ export class UserStore {
     return _id.toString();
   }
 
+  /**
+   * Gives each user recorded before `deleted` existed the flag its deletedAt implies, each as
+   * the only writer of its document (a deletion at the same moment sets it too), once a store:
+   * a record under the step's name says it is done. Until then the lists leave out those not
+   * flagged yet. Answers how many it flagged.
+   */
+  async flagDeleted(): Promise<number> {
+    const steps = modelOf<{ _id: string; at: Date }>(this.users.db, 'AuthStep', stepSchema, 'auth_steps');
+    if (await steps.exists({ _id: FLAG_STEP })) return 0;
+    const unflagged = await this.users
+      .find({ deleted: { $exists: false } })
+      .select({ deletedAt: 1 })
+      .lean<Pick<User, '_id' | 'deletedAt'>[]>();
+    for (let i = 0; i < unflagged.length; i += FLAGGED_AT_ONCE) {
+      await Promise.all(
+        unflagged
+          .slice(i, i + FLAGGED_AT_ONCE)
+          .map((user) =>
+            this.locks.run(this.users, user._id.toString(), () =>
+              this.users.updateOne(
+                { _id: user._id, deleted: { $exists: false } },
+                { $set: { deleted: Boolean(user.deletedAt) } },
+              ),
+            ),
+          ),
+      );
+    }
+    await insertOnce(steps, { _id: FLAG_STEP, at: new Date() });
+    return unflagged.length;
+  }
+
   findByEmailWithPassword(email: string) {
     return this.users
       .findOne({ email, ...active })
@@ -192,13 +242,13 @@ export class UserStore {
   }
 
   count(): Promise<number> {
-    return this.users.countDocuments(active);
+    return this.users.countDocuments(listed);
   }
 
   async page(page: number, limit: number) {
     const [users, total] = await Promise.all([
       this.users
-        .find(active)
+        .find(listed)
         .sort({ createdAt: -1, _id: -1 })
         .skip((page - 1) * limit)
         .limit(limit)
@@ -211,7 +261,7 @@ export class UserStore {
   /** A page of the users whose name, e-mail or phone contains the text, ignoring case, newest first. */
   async search(pattern: string, page: number, limit: number) {
     const match = { $regex: pattern, $options: 'i' };
-    const found = { ...active, $or: [{ username: match }, { email: match }, { phone: match }] };
+    const found = { ...listed, $or: [{ username: match }, { email: match }, { phone: match }] };
     const [users, total] = await Promise.all([
       this.users
         .find(found)
@@ -270,6 +320,7 @@ export class UserStore {
     const tombstone = `deleted-${id}`;
     return this.announced(userDeleted(id), id, {
       $set: {
+        deleted: true,
         deletedAt: new Date(),
         username: tombstone,
         usernameKey: tombstone,
