@@ -191,20 +191,21 @@ async function seedHistory(env: Record<string, NodeJS.ProcessEnv>, sizes: Sizes)
 }
 
 /**
- * Waits until the orders service has tallied the seeded year (its first count of a store's
- * history, in the background after its start): answers the seconds it took, or null after 5 minutes.
+ * Waits until a service has summed the seeded year (its first pass over a store's history, in
+ * the background after its start: the orders' tally, the payments' sales summary), seen as the
+ * first record in `collection`: answers the seconds it took, or null after 5 minutes.
  */
-async function untilTallied(env: NodeJS.ProcessEnv): Promise<number | null> {
-  const orders = await openDatabase(env.MONGO_DB!);
+async function untilSummed(env: NodeJS.ProcessEnv, collection: string): Promise<number | null> {
+  const db = await openDatabase(env.MONGO_DB!);
   const started = Date.now();
   try {
     while (Date.now() - started < 300_000) {
-      if (await orders.collection('order_tallies').countDocuments()) return (Date.now() - started) / 1000;
+      if (await db.collection(collection).countDocuments()) return (Date.now() - started) / 1000;
       await new Promise((r) => setTimeout(r, 500));
     }
     return null;
   } finally {
-    await orders.close();
+    await db.close();
   }
 }
 
@@ -239,18 +240,22 @@ export async function grownStoreFigures(
     process.stderr.write(
       `  seeding ${sizes.orders} orders, ${sizes.entries} ledger entries, ${sizes.payments} payments and ${SEEDED_CUSTOMERS} customers…\n`,
     );
-    // The orders service tallies the hours that are over as they pass; a year written behind its
-    // back is tallied once it starts again, as on a store restored from a backup.
-    const ordersService = store.cluster.find('orders');
-    await store.cluster.halt(ordersService);
+    // The orders service tallies the hours that are over as they pass, and payments sums the sales
+    // of those hours; a year written behind their backs is summed once they start again, as on a
+    // store restored from a backup.
+    const summing = [store.cluster.find('orders'), store.cluster.find('payments')];
+    for (const service of summing) await store.cluster.halt(service);
     const seedingStarted = Date.now();
     const customer = await seedHistory(store.env, sizes);
     const seedingSeconds = (Date.now() - seedingStarted) / 1000;
     const vacuumSeconds = vacuumSeeded(
       [store.env.orders, store.env.wallet, store.env.payments, store.env.auth].map((e) => e!.MONGO_DB!),
     );
-    await store.cluster.restart(ordersService);
-    const tallySeconds = await untilTallied(store.env.orders!);
+    for (const service of summing) await store.cluster.restart(service);
+    const [tallySeconds, summarySeconds] = await Promise.all([
+      untilSummed(store.env.orders!, 'order_tallies'),
+      untilSummed(store.env.payments!, 'sale_summaries'),
+    ]);
     await untilIdle();
     process.stderr.write(`  the same burst on the grown store…\n`);
     const grown = await burst(api, shoppers, productId);
@@ -262,10 +267,10 @@ export async function grownStoreFigures(
     if (vacuumSeconds !== null) {
       line('vacuum of the seeded tables (a year of autovacuum)', `${vacuumSeconds.toFixed(0)} s`);
     }
-    line(
-      "the orders service's first tally of the seeded year",
-      tallySeconds === null ? 'not done within 5 minutes' : `${tallySeconds.toFixed(0)} s`,
-    );
+    const summed = (seconds: number | null) =>
+      seconds === null ? 'not done within 5 minutes' : `${seconds.toFixed(0)} s`;
+    line("the orders service's first tally of the seeded year", summed(tallySeconds));
+    line("the payments service's first sum of the seeded sales", summed(summarySeconds));
     const orderFigures = (b: typeof empty) =>
       `${b.perSecond.toFixed(1)} /s, p99 ${percentile(b.latencies, 99).toFixed(0)} ms; ${b.cpuPerOrder.toFixed(3)} CPU-s an order; ${Number.isFinite(b.idleAfter) ? `idle ${b.idleAfter.toFixed(0)} s after` : 'not idle within 2 min'}`;
     line('orders on the empty store', orderFigures(empty));
