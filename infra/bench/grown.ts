@@ -1,6 +1,7 @@
 import { hourKey } from '@raseed/kit';
 import { openDatabase } from '@raseed/kit/testing';
 import { Types, type Connection } from 'mongoose';
+import { userModel } from '../../services/auth/src/data/users';
 import { orderLoad, startLoadStore, type Shopper, type StoreApi } from '../cluster/load';
 import { sql } from '../postgres';
 import { machineCpu, untilIdle } from './cpu';
@@ -9,8 +10,8 @@ import { machineCpu, untilIdle } from './cpu';
  * The store as it grows (ARCHITECTURE rule 6: a year of orders stays fast). Orders are placed
  * for BURST_SECONDS on the empty store, then the store is seeded with a year of history written
  * straight into the services' databases (orders, ledger entries and payments of customers of its
- * own, their accounts, and auth's record of their sales), and the same burst runs again; then every admin list and figure and the customers' lists
- * are read through the gateway.
+ * own, their accounts, and auth's record of their sales), and the same burst runs again; then
+ * every admin list and figure and the customers' lists are read through the gateway.
  */
 export interface Sizes {
   orders: number;
@@ -83,27 +84,16 @@ async function seedHistory(env: Record<string, NodeJS.ProcessEnv>, sizes: Sizes)
   );
   try {
     // The customers' accounts, oldest first, as the users list reads them.
-    await seed(auth!, 'users', SEEDED_CUSTOMERS, (i) => {
-      const createdAt = at(i, SEEDED_CUSTOMERS);
-      return {
-        _id: new Types.ObjectId(customers[i]),
+    const User = userModel(auth!);
+    await seed(auth!, 'users', SEEDED_CUSTOMERS, (i) =>
+      new User({
+        _id: customers[i],
         username: `seeded${i}`,
         usernameKey: `seeded${i}`,
         email: `seeded${i}@raseed.test`,
-        phone: '',
-        role: 'user',
-        percentage: null,
-        percentageSetAt: null,
-        salesSince: null,
-        debt: 0,
-        debtSeq: null,
-        deletedAt: null,
-        deleted: false,
-        emailNotifications: true,
-        createdAt,
-        updatedAt: createdAt,
-      };
-    });
+        createdAt: at(i, SEEDED_CUSTOMERS),
+      }).toObject(),
+    );
     await seed(orders!, 'orders', sizes.orders, (i) => {
       const createdAt = at(i, sizes.orders);
       const status = i % 100 === 0 ? 'waiting' : i % 20 === 0 ? 'rejected' : 'confirmed';

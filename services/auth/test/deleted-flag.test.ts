@@ -25,27 +25,13 @@ afterAll(async () => {
   redis.disconnect();
 });
 
-/** A user as recorded before the deleted flag existed. */
+/** A user as recorded before the deleted flag existed: the schema's defaults but the flag. */
 async function legacyUser(name: string, deletedAt: Date | null) {
-  const _id = new Types.ObjectId();
-  await User.collection.insertOne({
-    _id,
-    username: name,
-    usernameKey: name,
-    email: `${name}@example.com`,
-    phone: '',
-    role: 'user',
-    percentage: null,
-    percentageSetAt: null,
-    salesSince: null,
-    debt: 0,
-    debtSeq: null,
-    deletedAt,
-    emailNotifications: true,
-    createdAt: new Date(),
-    updatedAt: new Date(),
-  });
-  return _id.toString();
+  const user = new User({ username: name, usernameKey: name, email: `${name}@example.com`, deletedAt });
+  const doc: Record<string, unknown> = { ...user.toObject(), createdAt: new Date() };
+  delete doc.deleted;
+  await User.collection.insertOne(doc);
+  return user._id.toString();
 }
 
 const flagOf = async (id: string) =>
