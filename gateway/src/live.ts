@@ -1,6 +1,7 @@
 import {
   createKafka,
   ensureTopics,
+  fetchPace,
   liveSessionFrom,
   parseEvent,
   SessionEnds,
@@ -239,6 +240,7 @@ export function startLiveFeed(
   const topics = LIVE_TOPICS.map((type) => config.KAFKA_TOPIC_PREFIX + type);
   const ending = new Set(ENDING.map((type) => config.KAFKA_TOPIC_PREFIX + type));
   const consumer = kafka.consumer({ groupId, maxWaitTimeInMs: 500 });
+  const paced = fetchPace(consumer);
   let stopped = false;
   consumer.on(consumer.events.GROUP_JOIN, () => {
     live.feeding = true;
@@ -264,10 +266,16 @@ export function startLiveFeed(
     await consumer.connect();
     await consumer.subscribe({ topics });
     await consumer.run({
-      eachMessage: async ({ topic, message: raw }) => {
-        if (!live.listening && !ending.has(topic)) return;
-        const event = parseEvent(raw.value?.toString() ?? '');
-        if (event) live.deliver(event);
+      // The group is this instance's alone and always starts at the topics' ends: nothing to commit.
+      autoCommit: false,
+      eachBatch: async ({ batch }) => {
+        if (live.listening || ending.has(batch.topic)) {
+          for (const raw of batch.messages) {
+            const event = parseEvent(raw.value?.toString() ?? '');
+            if (event) live.deliver(event);
+          }
+        }
+        await paced();
       },
     });
     // Each topic is read from its end as it was before the group joined, exactly: every event

@@ -1,9 +1,9 @@
-import type { Consumer, ConsumerRunConfig, Kafka } from 'kafkajs';
+import type { Consumer, ConsumerRunConfig, Kafka, KafkaMessage } from 'kafkajs';
 import pRetry from 'p-retry';
 import type { Connection } from 'mongoose';
 import { Schema, type InferSchemaType, type Model } from 'mongoose';
 import { parseEvent, type EventEnvelope, type EventType } from './events';
-import { ensureTopics } from './kafka';
+import { ensureTopics, fetchPace } from './kafka';
 import type { Logger } from './logger';
 import { isDuplicateKey } from './mongo';
 import { carriedContext, inSpan, SpanKind } from './trace-context';
@@ -90,41 +90,53 @@ export async function startConsumer(options: {
     logger.warn({ err, groupId }, 'could not commit handled events; trying again'),
   );
   consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => offsets.keepOnly(payload.memberAssignment));
+  const handleMessage = async (topic: string, partition: number, message: KafkaMessage) => {
+    const event = parseEvent(message.value?.toString() ?? '');
+    if (!event) {
+      logger.error({ topic, offset: message.offset }, 'skipping a message that is not a valid event');
+      offsets.handled(topic, partition, message.offset);
+      return;
+    }
+    // The event is handled in the trace it was sent in (its headers), or in one of its own.
+    const span = {
+      kind: SpanKind.CONSUMER,
+      parent: carriedContext(message.headers),
+      attributes: {
+        'messaging.system': 'kafka',
+        'messaging.destination.name': topic,
+        'messaging.consumer.group.name': groupId,
+        'messaging.message.id': event.id,
+      },
+    };
+    await inSpan(`${event.type} process`, span, async () => {
+      const marker = `${groupId}:${event.id}`;
+      const handle = handlers[event.type] as ((e: EventEnvelope) => Promise<void>) | undefined;
+      try {
+        if (handle && unmarked.has(handle)) return await handle(event);
+        if (await processed.exists({ _id: marker })) return;
+        await handle?.(event);
+        await processed.create({ _id: marker, type: event.type, at: new Date() }).catch((err: unknown) => {
+          if (!isDuplicateKey(err)) throw err;
+        });
+      } catch (err) {
+        throw new HandlingFailed(event.type, err);
+      }
+    });
+    offsets.handled(topic, partition, message.offset);
+  };
+  const paced = fetchPace(consumer);
   const consume: ConsumerRunConfig = {
     autoCommit: false,
-    eachMessage: async ({ topic, partition, message }) => {
-      const event = parseEvent(message.value?.toString() ?? '');
-      if (!event) {
-        logger.error({ topic, offset: message.offset }, 'skipping a message that is not a valid event');
-        offsets.handled(topic, partition, message.offset);
-        return;
+    // What eachMessage would do, and then the pause before the next fetch (see FETCH_EVERY_MS).
+    eachBatchAutoResolve: false,
+    eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale }) => {
+      for (const message of batch.messages) {
+        if (!isRunning() || isStale()) return;
+        await handleMessage(batch.topic, batch.partition, message);
+        resolveOffset(message.offset);
+        await heartbeat();
       }
-      // The event is handled in the trace it was sent in (its headers), or in one of its own.
-      const span = {
-        kind: SpanKind.CONSUMER,
-        parent: carriedContext(message.headers),
-        attributes: {
-          'messaging.system': 'kafka',
-          'messaging.destination.name': topic,
-          'messaging.consumer.group.name': groupId,
-          'messaging.message.id': event.id,
-        },
-      };
-      await inSpan(`${event.type} process`, span, async () => {
-        const marker = `${groupId}:${event.id}`;
-        const handle = handlers[event.type] as ((e: EventEnvelope) => Promise<void>) | undefined;
-        try {
-          if (handle && unmarked.has(handle)) return await handle(event);
-          if (await processed.exists({ _id: marker })) return;
-          await handle?.(event);
-          await processed.create({ _id: marker, type: event.type, at: new Date() }).catch((err: unknown) => {
-            if (!isDuplicateKey(err)) throw err;
-          });
-        } catch (err) {
-          throw new HandlingFailed(event.type, err);
-        }
-      });
-      offsets.handled(topic, partition, message.offset);
+      await paced();
     },
   };
   // kafkajs retries a failed event, then restarts the consumer, unless the failure looks like

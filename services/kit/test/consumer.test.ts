@@ -3,6 +3,8 @@ import {
   createKafka,
   createLogger,
   ensureTopics,
+  FETCH_EVERY_MS,
+  fetchPace,
   startConsumer,
   withoutMarker,
   type EventEnvelope,
@@ -200,6 +202,46 @@ describe('committing', () => {
       expect(new Set(seen).size).toBe(9);
     } finally {
       await admin.disconnect();
+    }
+  });
+});
+
+describe('pacing', () => {
+  it('lets a busy consumer fetch at most once every FETCH_EVERY_MS, and loses nothing', async () => {
+    const topic = `${uniqueName('kit-paced-')}.user.deleted`;
+    const paced = kafka.consumer({ groupId: uniqueName('kit-paced-') });
+    const admin = kafka.admin();
+    await admin.connect();
+    await ensureTopics(admin, [topic], 1);
+    await admin.disconnect();
+    const pace = fetchPace(paced);
+    /** When each fetch began, and which of them brought events. */
+    let began = 0;
+    paced.on(paced.events.FETCH_START, () => {
+      began = Date.now();
+    });
+    const bringing = new Set<number>();
+    const seen: string[] = [];
+    await paced.connect();
+    try {
+      await paced.subscribe({ topics: [topic], fromBeginning: true });
+      await paced.run({
+        eachBatch: async ({ batch }) => {
+          bringing.add(began);
+          for (const message of batch.messages) seen.push(message.value!.toString());
+          await pace();
+        },
+      });
+      // Events one at a time, each as soon as the one before is stored: a busy topic.
+      for (let i = 0; i < 100; i++) await producer.send({ topic, messages: [{ value: String(i) }] });
+      await until(() => seen.length === 100);
+      expect(seen).toEqual(Array.from({ length: 100 }, (_, i) => String(i)));
+      const starts = [...bringing].sort((a, b) => a - b);
+      // A timer may fire within a millisecond of its time as Date.now() reads it.
+      for (let i = 1; i < starts.length; i++)
+        expect(starts[i]! - starts[i - 1]!).toBeGreaterThanOrEqual(FETCH_EVERY_MS - 1);
+    } finally {
+      await paced.disconnect();
     }
   });
 });
