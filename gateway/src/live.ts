@@ -1,8 +1,8 @@
 import {
   createKafka,
   ensureTopics,
-  fetchPace,
   liveSessionFrom,
+  pacedMessages,
   parseEvent,
   SessionEnds,
   type EventEnvelope,
@@ -240,7 +240,6 @@ export function startLiveFeed(
   const topics = LIVE_TOPICS.map((type) => config.KAFKA_TOPIC_PREFIX + type);
   const ending = new Set(ENDING.map((type) => config.KAFKA_TOPIC_PREFIX + type));
   const consumer = kafka.consumer({ groupId, maxWaitTimeInMs: 500 });
-  const paced = fetchPace(consumer);
   let stopped = false;
   consumer.on(consumer.events.GROUP_JOIN, () => {
     live.feeding = true;
@@ -268,15 +267,11 @@ export function startLiveFeed(
     await consumer.run({
       // The group is this instance's alone and always starts at the topics' ends: nothing to commit.
       autoCommit: false,
-      eachBatch: async ({ batch }) => {
-        if (live.listening || ending.has(batch.topic)) {
-          for (const raw of batch.messages) {
-            const event = parseEvent(raw.value?.toString() ?? '');
-            if (event) live.deliver(event);
-          }
-        }
-        await paced();
-      },
+      ...pacedMessages(consumer, async (topic, _partition, raw) => {
+        if (!live.listening && !ending.has(topic)) return;
+        const event = parseEvent(raw.value?.toString() ?? '');
+        if (event) live.deliver(event);
+      }),
     });
     // Each topic is read from its end as it was before the group joined, exactly: every event
     // from then on is heard.

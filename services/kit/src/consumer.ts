@@ -3,7 +3,7 @@ import pRetry from 'p-retry';
 import type { Connection } from 'mongoose';
 import { Schema, type InferSchemaType, type Model } from 'mongoose';
 import { parseEvent, type EventEnvelope, type EventType } from './events';
-import { ensureTopics, fetchPace } from './kafka';
+import { ensureTopics, pacedMessages } from './kafka';
 import type { Logger } from './logger';
 import { isDuplicateKey } from './mongo';
 import { carriedContext, inSpan, SpanKind } from './trace-context';
@@ -124,21 +124,7 @@ export async function startConsumer(options: {
     });
     offsets.handled(topic, partition, message.offset);
   };
-  const paced = fetchPace(consumer);
-  const consume: ConsumerRunConfig = {
-    autoCommit: false,
-    // What eachMessage would do, and then the pause before the next fetch (see FETCH_EVERY_MS).
-    eachBatchAutoResolve: false,
-    eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale }) => {
-      for (const message of batch.messages) {
-        if (!isRunning() || isStale()) return;
-        await handleMessage(batch.topic, batch.partition, message);
-        resolveOffset(message.offset);
-        await heartbeat();
-      }
-      await paced();
-    },
-  };
+  const consume: ConsumerRunConfig = { autoCommit: false, ...pacedMessages(consumer, handleMessage) };
   // kafkajs retries a failed event, then restarts the consumer, unless the failure looks like
   // a bug (a TypeError, say) or one of its own that it does not retry: then it stops for good
   // and every later event of the group waits. A group must go on, so it is started again here.

@@ -1,5 +1,13 @@
 import pRetry from 'p-retry';
-import { Kafka, logLevel, type Admin, type Consumer, type LogEntry } from 'kafkajs';
+import {
+  Kafka,
+  logLevel,
+  type Admin,
+  type Consumer,
+  type ConsumerRunConfig,
+  type KafkaMessage,
+  type LogEntry,
+} from 'kafkajs';
 import type { Logger } from './logger';
 
 export function createKafka(clientId: string, brokers: string[], logger: Logger): Kafka {
@@ -53,16 +61,29 @@ export async function ensureTopics(admin: Admin, topics: string[], partitions = 
 export const FETCH_EVERY_MS = 50;
 
 /**
- * For a consumer's eachBatch: resolves when FETCH_EVERY_MS (or the given time) has passed since
- * the consumer's latest fetch began.
+ * A consumer's run handlers that do what kafkajs's eachMessage does (each message handled in turn,
+ * its offset resolved and a heartbeat sent, until the consumer stops or seeks), and then wait out
+ * the rest of FETCH_EVERY_MS since the fetch that brought the batch began.
  */
-export function fetchPace(consumer: Consumer, everyMs = FETCH_EVERY_MS): () => Promise<void> {
+export function pacedMessages(
+  consumer: Consumer,
+  handle: (topic: string, partition: number, message: KafkaMessage) => Promise<void>,
+): Pick<ConsumerRunConfig, 'eachBatch' | 'eachBatchAutoResolve'> {
   let fetched = 0;
   consumer.on(consumer.events.FETCH_START, () => {
     fetched = Date.now();
   });
-  return async () => {
-    const rest = fetched + everyMs - Date.now();
-    if (rest > 0) await new Promise((resolve) => setTimeout(resolve, rest));
+  return {
+    eachBatchAutoResolve: false,
+    eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale }) => {
+      for (const message of batch.messages) {
+        if (!isRunning() || isStale()) return;
+        await handle(batch.topic, batch.partition, message);
+        resolveOffset(message.offset);
+        await heartbeat();
+      }
+      const rest = fetched + FETCH_EVERY_MS - Date.now();
+      if (rest > 0) await new Promise((resolve) => setTimeout(resolve, rest));
+    },
   };
 }

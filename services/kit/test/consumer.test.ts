@@ -4,7 +4,7 @@ import {
   createLogger,
   ensureTopics,
   FETCH_EVERY_MS,
-  fetchPace,
+  pacedMessages,
   startConsumer,
   withoutMarker,
   type EventEnvelope,
@@ -214,7 +214,6 @@ describe('pacing', () => {
     await admin.connect();
     await ensureTopics(admin, [topic], 1);
     await admin.disconnect();
-    const pace = fetchPace(paced);
     /** When each fetch began, and which of them brought events. */
     let began = 0;
     paced.on(paced.events.FETCH_START, () => {
@@ -226,11 +225,10 @@ describe('pacing', () => {
     try {
       await paced.subscribe({ topics: [topic], fromBeginning: true });
       await paced.run({
-        eachBatch: async ({ batch }) => {
+        ...pacedMessages(paced, async (_topic, _partition, message) => {
           bringing.add(began);
-          for (const message of batch.messages) seen.push(message.value!.toString());
-          await pace();
-        },
+          seen.push(message.value!.toString());
+        }),
       });
       // Events one at a time, each as soon as the one before is stored: a busy topic.
       for (let i = 0; i < 100; i++) await producer.send({ topic, messages: [{ value: String(i) }] });
