@@ -203,6 +203,14 @@ describe('indexes of the local store', () => {
     expect(await codes.countDocuments({ slot: { $in: ['s1', 's2'] } })).toBe(count(['s1', 's2']));
     expect(await codes.countDocuments({ slot: { $in: ['s1', 1] } })).toBe(count(['s1', 1]));
     expect(await codes.countDocuments({ slot: { $in: [] } })).toBe(0);
+    // Summed by the store, as the Users List sums a page of users' sales.
+    const byList = [
+      { $match: { slot: { $in: ['s1', 's2'] } } },
+      { $group: { _id: '$slot', n: { $sum: '$n' } } },
+    ];
+    const sums = await codes.aggregate<{ _id: string; n: number }>(byList).toArray();
+    const sumOf = (slot: string) => docs.filter((d) => d.slot === slot).reduce((t, d) => t + d.n, 0);
+    expect(Object.fromEntries(sums.map((r) => [r._id, r.n]))).toEqual({ s1: sumOf('s1'), s2: sumOf('s2') });
     if (!ferret) return;
 
     const plan = (filter: object) => planOf('listed', filter);
@@ -216,6 +224,12 @@ describe('indexes of the local store', () => {
     expect(bySlots).toMatch(/"Index Name":"listed\w*_slot_\w*_gin"/);
     expect(bySlots).toMatch(/"Index Cond":"\(\(\S+ -> 'slot'::text\) @> ANY /);
     expect(bySlots).not.toMatch(/Seq Scan/);
+    const summed = JSON.stringify(
+      (await client.db(dbName).command({ explain: { aggregate: 'listed', pipeline: byList, cursor: {} } }))
+        .queryPlanner,
+    );
+    expect(summed).toMatch(/"Index Name":"listed\w*_slot_\w*_gin"/);
+    expect(summed).not.toMatch(/Seq Scan/);
   }, 120_000);
 
   it('answers a search, a list and a null as MongoDB does, with PostgreSQL selecting the documents', async () => {

@@ -93,4 +93,23 @@ describe('Users List figures', () => {
       what: 'the debt of entry 4',
     });
   });
+
+  it("sums a customer's sales exactly past what a 32-bit integer holds, and each page's users apart", async () => {
+    const [big, other] = [await auth.newCustomer(), await auth.newCustomer()];
+    const at = new Date(Date.now() - 60_000);
+    // 3,002.5 dollars is 3,002,500,000 micro-dollars, over 2^31: the store's sum must widen, not wrap.
+    await publishEvents(
+      'payment.confirmed',
+      confirmed(big.id, 'big-1', 1_500_000_000, 'IN', at),
+      confirmed(big.id, 'big-2', 1_500_000_000, 'IN', at),
+      confirmed(big.id, 'big-3', 2_500_000, 'IN', at),
+      confirmed(other.id, 'other-1', 1_000_000, 'IN', at),
+    );
+    const both = await eventually(async () => {
+      const [a, b] = [await listed(big.id), await listed(other.id)];
+      return a?.sales === 3002.5 && b?.sales === 1 ? { a, b } : undefined;
+    });
+    expect(both.a).toMatchObject({ sales: 3002.5, lastsales: 3002.5 });
+    expect(both.b).toMatchObject({ sales: 1, lastsales: 1 });
+  });
 });
