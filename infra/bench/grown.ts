@@ -159,6 +159,7 @@ async function seedHistory(env: Record<string, NodeJS.ProcessEnv>, sizes: Sizes)
         receipt: null,
         createdBy: 'seeded',
         createdAt,
+        hour: hourKey(createdAt),
         decidedAt: createdAt,
         ...(status === 'confirmed' && { saleHour: hourKey(createdAt) }),
       };
@@ -230,9 +231,9 @@ export async function grownStoreFigures(
     process.stderr.write(
       `  seeding ${sizes.orders} orders, ${sizes.entries} ledger entries, ${sizes.payments} payments and ${SEEDED_CUSTOMERS} customers…\n`,
     );
-    // The orders service tallies the hours that are over as they pass, and payments sums the sales
-    // of those hours; a year written behind their backs is summed once they start again, as on a
-    // store restored from a backup.
+    // The orders service tallies the hours that are over as they pass, and payments tallies its
+    // payments and sums the sales of those hours; a year written behind their backs is counted
+    // once they start again, as on a store restored from a backup.
     const summing = [store.cluster.find('orders'), store.cluster.find('payments')];
     for (const service of summing) await store.cluster.halt(service);
     const seedingStarted = Date.now();
@@ -242,9 +243,10 @@ export async function grownStoreFigures(
       [store.env.orders, store.env.wallet, store.env.payments, store.env.auth].map((e) => e!.MONGO_DB!),
     );
     for (const service of summing) await store.cluster.restart(service);
-    const [tallySeconds, summarySeconds] = await Promise.all([
+    const [tallySeconds, summarySeconds, paymentTallySeconds] = await Promise.all([
       untilSummed(store.env.orders!, 'order_tallies'),
       untilSummed(store.env.payments!, 'sale_summaries'),
+      untilSummed(store.env.payments!, 'payment_tallies'),
     ]);
     await untilIdle();
     process.stderr.write(`  the same burst on the grown store…\n`);
@@ -261,6 +263,7 @@ export async function grownStoreFigures(
       seconds === null ? 'not done within 5 minutes' : `${seconds.toFixed(0)} s`;
     line("the orders service's first tally of the seeded year", summed(tallySeconds));
     line("the payments service's first sum of the seeded sales", summed(summarySeconds));
+    line("the payments service's first tally of the seeded payments", summed(paymentTallySeconds));
     const orderFigures = (b: typeof empty) =>
       `${b.perSecond.toFixed(1)} /s, p99 ${percentile(b.latencies, 99).toFixed(0)} ms; ${b.cpuPerOrder.toFixed(3)} CPU-s an order; ${Number.isFinite(b.idleAfter) ? `idle ${b.idleAfter.toFixed(0)} s after` : 'not idle within 2 min'}`;
     line('orders on the empty store', orderFigures(empty));

@@ -25,6 +25,7 @@ export * from './service';
 export * from './sessions';
 export * from './storage';
 export * from './supplier';
+export * from './tallies';
 export * from './trace-context';
 export * from './tracing';
 export * from './uploads';

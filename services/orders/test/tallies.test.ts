@@ -1,9 +1,8 @@
-import { DocumentLocks, hourKey, Outbox, redisConnection } from '@raseed/kit';
+import { DocumentLocks, hourKey, HourTallies, Outbox, redisConnection } from '@raseed/kit';
 import { dropDatabase, openDatabase, testEnv } from '@raseed/kit/testing';
 import type IORedis from 'ioredis';
 import { Types, type Connection } from 'mongoose';
 import { orderModels, OrderStore, type OrderModels } from '../src/data/orders';
-import { OrderTallies } from '../src/data/tallies';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -81,12 +80,12 @@ describe('the tallies of paid orders', () => {
     ]);
 
     // No tally yet: the count is left to the caller, which counts every order.
-    expect(await store.tallies.paid(now)).toBeUndefined();
+    expect(await store.tallies.count(now)).toBeUndefined();
     expect(await store.count()).toBe(6);
 
     expect(await store.tallies.close(now)).toBe('2026-06-10T12');
     expect(await models.Tally.find().lean()).toEqual([{ _id: '2026-06-10T12', paid: 4 }]);
-    expect(await store.tallies.paid(now)).toBe(6);
+    expect(await store.tallies.count(now)).toBe(6);
     // Within the same hours, nothing more to count.
     expect(await store.tallies.close(now)).toBeUndefined();
 
@@ -95,7 +94,7 @@ describe('the tallies of paid orders', () => {
       [at('2026-06-10T14:04:00'), 'paid'],
       [at('2026-06-10T15:01:00'), 'paid'],
     ]);
-    expect(await store.tallies.paid(now)).toBe(8);
+    expect(await store.tallies.count(now)).toBe(8);
     expect(await store.count()).toBe(await paidNow());
     // A filter is counted order by order.
     expect(await store.count({ status: 'waiting' })).toBe(8);
@@ -110,12 +109,12 @@ describe('the tallies of paid orders', () => {
 
     // Counted through the hour before the unsettled order's.
     expect(await store.tallies.close(later)).toBe('2026-06-10T15');
-    expect(await store.tallies.paid(later)).toBe(await paidNow());
+    expect(await store.tallies.count(later)).toBe(await paidNow());
 
     // Paid since: its hour and those after it are counted, and the figure still holds.
     await models.Order.updateOne({ _id: pending }, { $set: { paid: true } });
     expect(await store.tallies.close(later)).toBe('2026-06-11T12');
-    expect(await store.tallies.paid(later)).toBe(await paidNow());
+    expect(await store.tallies.count(later)).toBe(await paidNow());
     expect(await store.count()).toBe(10);
   });
 
@@ -124,7 +123,7 @@ describe('the tallies of paid orders', () => {
     await seed(
       Array.from({ length: 30 }, (_, i) => [new Date(dayAfter.getTime() - 20 * HOUR + i * MINUTE), 'paid']),
     );
-    const instances = Array.from({ length: 120 }, () => new OrderTallies(models.Tally, store));
+    const instances = Array.from({ length: 120 }, () => new HourTallies(models.Tally, 'paid', store));
 
     const answers = await Promise.all(instances.map((t) => t.close(dayAfter)));
     expect(new Set(answers)).toEqual(new Set(['2026-06-12T12']));
@@ -132,15 +131,15 @@ describe('the tallies of paid orders', () => {
     // Those more than a day old are gone.
     expect(tallies.map((t) => t._id)).toEqual(['2026-06-12T12']);
     expect(tallies.at(-1)!.paid).toBe(await paidNow());
-    expect(await store.tallies.paid(dayAfter)).toBe(await paidNow());
+    expect(await store.tallies.count(dayAfter)).toBe(await paidNow());
   });
 
   it('count a store whose last tally is days old order by order until it is tallied again', async () => {
     const weekAfter = new Date(now.getTime() + 7 * DAY);
     await seed([[new Date(weekAfter.getTime() - 3 * DAY), 'paid']]);
-    expect(await store.tallies.paid(weekAfter)).toBeUndefined();
+    expect(await store.tallies.count(weekAfter)).toBeUndefined();
     expect(await store.count()).toBe(await paidNow());
     await store.tallies.close(weekAfter);
-    expect(await store.tallies.paid(weekAfter)).toBe(await paidNow());
+    expect(await store.tallies.count(weekAfter)).toBe(await paidNow());
   });
 });

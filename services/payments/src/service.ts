@@ -58,13 +58,20 @@ export function startPayments(config: PaymentsConfig): Promise<RunningService> {
         (n) => n && ctx.logger.warn({ repaired: n }, 'finished decisions that were cut off'),
         (err: unknown) => ctx.logger.error({ err }, 'repairing decisions failed'),
       );
-    // The hours of sales that are over are summed for the figures, after each repair. The first
-    // time on a store with a history it reads every sale once, so the start does not wait for it.
+    // The hours of sales that are over are summed for the figures, and the payments of the hours
+    // that are over tallied for the counts, after each repair. The first time on a store with a
+    // history each reads every payment once, so the start does not wait for them.
     const sum = () =>
-      sales.close().then(
-        (through) => through && ctx.logger.info({ through }, 'sales summed'),
-        (err: unknown) => ctx.logger.error({ err }, 'summing the sales failed'),
-      );
+      Promise.all([
+        sales.close().then(
+          (through) => through && ctx.logger.info({ through }, 'sales summed'),
+          (err: unknown) => ctx.logger.error({ err }, 'summing the sales failed'),
+        ),
+        payments.tallies.close().then(
+          (through) => through && ctx.logger.info({ through }, 'payments tallied'),
+          (err: unknown) => ctx.logger.error({ err }, 'tallying the payments failed'),
+        ),
+      ]);
     await repair();
     void sum();
     const timer = setInterval(() => void repair().then(sum), REPAIR_EVERY_MS);

@@ -1,31 +1,20 @@
-import { DocumentLocks, hourKey, Outbox, redisConnection, startOfDisplayMonth } from '@raseed/kit';
-import { dropDatabase, openDatabase, testEnv } from '@raseed/kit/testing';
-import type IORedis from 'ioredis';
-import { Types, type Connection } from 'mongoose';
-import { paymentModels, PaymentStore, type PaymentModels } from '../src/data/payments';
+import { hourKey, startOfDisplayMonth } from '@raseed/kit';
+import { Types } from 'mongoose';
+import type { PaymentModels, PaymentStore } from '../src/data/payments';
 import { SalesBook } from '../src/data/sales';
+import { openPaymentStore } from './support';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 
-let conn: Connection;
-let redis: IORedis;
 let models: PaymentModels;
 let store: PaymentStore;
-const env = testEnv('payments');
+let close: () => Promise<void>;
 beforeAll(async () => {
-  conn = await openDatabase(env.MONGO_DB!);
-  models = paymentModels(conn);
-  await Promise.all(Object.values(models).map((m) => m.init()));
-  redis = redisConnection(env.REDIS_URL!);
-  store = new PaymentStore(models, new DocumentLocks(redis), new Outbox(conn));
+  ({ models, store, close } = await openPaymentStore());
 });
-afterAll(async () => {
-  await conn.close();
-  await dropDatabase(env.MONGO_DB!);
-  redis.disconnect();
-});
+afterAll(() => close());
 
 const book = () => new SalesBook(models.SaleSummary, models.SaleUserTotals, store);
 const customers = ['a', 'b', 'c'].map(() => new Types.ObjectId().toString());

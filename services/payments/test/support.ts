@@ -1,4 +1,4 @@
-import { ObjectStore } from '@raseed/kit';
+import { DocumentLocks, ObjectStore, Outbox, redisConnection } from '@raseed/kit';
 import { dropDatabase, eventually, openDatabase, testEnv } from '@raseed/kit/testing';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
@@ -7,6 +7,7 @@ import supertest from 'supertest';
 import { bearer, startTestWallet, type TestUser } from '../../wallet/test/support';
 import { runReconcile } from '../../wallet/src/reconcile';
 import { loadPaymentsConfig } from '../src/config';
+import { paymentModels, PaymentStore } from '../src/data/payments';
 import { startPayments } from '../src/service';
 
 export const RECEIPT = path.join(__dirname, 'fixtures', 'receipt.png');
@@ -83,3 +84,20 @@ export async function startMoneyServices(extra: Record<string, string> = {}) {
 }
 
 export type MoneyServices = Awaited<ReturnType<typeof startMoneyServices>>;
+
+/** The payments' store on a database of its own, without the service: for the tests of its figures and counts. */
+export async function openPaymentStore() {
+  const env = testEnv('payments');
+  const conn = await openDatabase(env.MONGO_DB!);
+  const models = paymentModels(conn);
+  await Promise.all(Object.values(models).map((m) => m.init()));
+  const redis = redisConnection(env.REDIS_URL!);
+  const locks = new DocumentLocks(redis);
+  const outbox = new Outbox(conn);
+  const close = async () => {
+    await conn.close();
+    await dropDatabase(env.MONGO_DB!);
+    redis.disconnect();
+  };
+  return { models, locks, outbox, store: new PaymentStore(models, locks, outbox), close };
+}

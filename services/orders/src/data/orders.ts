@@ -1,9 +1,21 @@
-import { carriesEvents, hourKey, insertOnce, modelOf, type DocumentLocks, type Outbox } from '@raseed/kit';
+import {
+  carriesEvents,
+  hourKey,
+  HourTallies,
+  insertOnce,
+  modelOf,
+  tallyModel,
+  type DocumentLocks,
+  type Outbox,
+  type TallySource,
+} from '@raseed/kit';
 import { Schema, Types, type Connection, type FilterQuery } from 'mongoose';
 import { orderConfirmed, orderPlaced, orderRejected } from '../events/published';
-import { orderTallyModel, OrderTallies, type TallySource } from './tallies';
 
 export type OrderStatus = 'waiting' | 'confirmed' | 'rejected';
+
+/** The field an order tally stores its count of paid orders under. */
+const TALLIED = 'paid';
 
 export interface Order {
   _id: Types.ObjectId;
@@ -145,7 +157,7 @@ export function orderModels(conn: Connection) {
     Fate: modelOf<OrderFate>(conn, 'Fate', fateSchema, 'order_fates'),
     Decision: modelOf<Decision>(conn, 'Decision', decisionSchema, 'order_decisions'),
     Placement: modelOf<{ _id: string; at: Date }>(conn, 'Placement', placementSchema, 'order_placements'),
-    Tally: orderTallyModel(conn),
+    Tally: tallyModel(conn, 'OrderTally', 'order_tallies', TALLIED),
   };
 }
 export type OrderModels = ReturnType<typeof orderModels>;
@@ -185,15 +197,18 @@ function statusFollowing(decision: Decision, order: Pick<Order, 'replay'>) {
 }
 
 export class OrderStore implements TallySource {
-  /** How many orders are paid, kept by the hour (see OrderTallies). */
-  readonly tallies: OrderTallies;
+  /**
+   * How many orders are paid, kept by the hour each was placed in (see HourTallies); an hour
+   * waits while one of its orders has no fate shown yet.
+   */
+  readonly tallies: HourTallies;
 
   constructor(
     readonly models: OrderModels,
     private readonly locks: DocumentLocks,
     private readonly outbox: Outbox,
   ) {
-    this.tallies = new OrderTallies(models.Tally, this);
+    this.tallies = new HourTallies(models.Tally, TALLIED, this);
   }
 
   findById(id: string) {
@@ -356,7 +371,7 @@ export class OrderStore implements TallySource {
    * unpaid, from an index (11–29 ms at 100,000; 150 ms at a million).
    */
   async count(filter: FilterQuery<Order> = {}) {
-    const tallied = Object.keys(filter).length ? undefined : await this.tallies.paid();
+    const tallied = Object.keys(filter).length ? undefined : await this.tallies.count();
     if (tallied !== undefined) return tallied;
     const [all, unpaid] = await Promise.all([
       this.models.Order.countDocuments(filter),
@@ -365,11 +380,13 @@ export class OrderStore implements TallySource {
     return all - unpaid;
   }
 
-  paidIn(hour: string) {
+  /** The paid orders placed in the hour. */
+  countIn(hour: string) {
     return this.models.Order.countDocuments({ hour, paid: true });
   }
 
-  async firstOrderAt() {
+  /** When the first order was placed, if any. */
+  async firstAt() {
     const first = await this.models.Order.findOne()
       .sort({ createdAt: 1 })
       .select({ createdAt: 1 })
@@ -377,7 +394,8 @@ export class OrderStore implements TallySource {
     return first?.createdAt;
   }
 
-  async earliestUnsettled() {
+  /** When the earliest order whose fate it does not show yet was placed, if any: its hour may still change. */
+  async earliestPending() {
     const unpaid = await this.models.Order.find({ paid: false })
       .select({ createdAt: 1, failed: 1 })
       .lean<Pick<Order, 'createdAt' | 'failed'>[]>();

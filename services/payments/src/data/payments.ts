@@ -1,8 +1,10 @@
 import {
   carriesEvents,
   hourKey,
+  HourTallies,
   insertOnce,
   isDuplicateKey,
+  tallyModel,
   type DocumentLocks,
   type Outbox,
 } from '@raseed/kit';
@@ -42,6 +44,8 @@ const paymentSchema = new Schema(
     fingerprint: { type: String },
     createdBy: { type: String, required: true },
     createdAt: { type: Date, required: true },
+    /** The hour it was made in (hourKey of createdAt), by which the tallies count it. */
+    hour: { type: String },
     decidedAt: { type: Date, default: null },
     /** A sale's hour (a confirmed IN payment's, from its decision time), which the figures sum. */
     saleHour: { type: String },
@@ -53,6 +57,7 @@ paymentSchema.plugin(carriesEvents);
 paymentSchema.index({ userId: 1 });
 paymentSchema.index({ status: 1 });
 paymentSchema.index({ createdAt: -1 });
+paymentSchema.index({ hour: 1 }, { sparse: true });
 paymentSchema.index({ saleHour: 1 }, { sparse: true });
 paymentSchema.index({ receiptClaim: 1 }, { unique: true, sparse: true });
 paymentSchema.index({ waitingSlot: 1 }, { unique: true, sparse: true });
@@ -77,10 +82,12 @@ export interface Payment {
   fingerprint?: string;
   createdBy: string;
   createdAt: Date;
+  /** Absent on a payment made before payments had one. */
+  hour?: string;
   decidedAt: Date | null;
   saleHour?: string;
 }
-export type NewPayment = Omit<Payment, '_id' | 'createdAt' | 'decidedAt' | 'saleHour'> & {
+export type NewPayment = Omit<Payment, '_id' | 'createdAt' | 'hour' | 'decidedAt' | 'saleHour'> & {
   _id?: Types.ObjectId;
 };
 
@@ -155,6 +162,7 @@ export function paymentModels(conn: Connection) {
       conn.model<PaymentRequest>('Request', requestSchema, 'payment_requests'),
     SaleSummary: saleSummaryModel(conn),
     SaleUserTotals: saleUserTotalsModel(conn),
+    Tally: tallyModel(conn, 'PaymentTally', 'payment_tallies', 'count'),
   };
 }
 export type PaymentModels = ReturnType<typeof paymentModels>;
@@ -170,11 +178,25 @@ const saleOf = (p: Pick<Payment, 'type'>, status: Payment['status'], at: Date) =
   p.type === 'IN' && status === 'confirmed' ? { saleHour: hourKey(at) } : {};
 
 export class PaymentStore implements SaleSource {
+  /**
+   * How many payments there are, kept by the hour each was made in (see HourTallies). A
+   * payment's hour never changes, so no hour waits; the first tally counts by time, as payments
+   * made before they had an hour carry none.
+   */
+  readonly tallies: HourTallies;
+
   constructor(
     readonly models: PaymentModels,
     private readonly locks: DocumentLocks,
     private readonly outbox: Outbox,
-  ) {}
+  ) {
+    this.tallies = new HourTallies(models.Tally, 'count', {
+      countIn: (hour) => this.payments.countDocuments({ hour }),
+      firstAt: () => this.firstPaymentAt(),
+      earliestPending: async () => undefined,
+      countBefore: (end) => this.payments.countDocuments({ createdAt: { $lt: end } }),
+    });
+  }
 
   private get payments() {
     return this.models.Payment;
@@ -186,10 +208,12 @@ export class PaymentStore implements SaleSource {
 
   /** A customer's top-up, waiting for an admin, recorded with its payment.submitted event. */
   async submit(input: NewPayment): Promise<Payment> {
+    const createdAt = new Date();
     const payment: Payment = {
       ...input,
       _id: input._id ?? new Types.ObjectId(),
-      createdAt: new Date(),
+      createdAt,
+      hour: hourKey(createdAt),
       decidedAt: null,
     };
     await this.outbox.create(this.payments, payment, [paymentSubmitted(payment)], { _id: payment._id });
@@ -280,6 +304,7 @@ export class PaymentStore implements SaleSource {
       ...input,
       status: 'confirmed',
       createdAt: now,
+      hour: hourKey(now),
       decidedAt: now,
       ...saleOf(input, 'confirmed', now),
     };
@@ -385,7 +410,7 @@ export class PaymentStore implements SaleSource {
         .skip((page - 1) * limit)
         .limit(limit)
         .lean<Payment[]>(),
-      this.payments.countDocuments(filter),
+      this.count(filter),
     ]);
     return { items, total };
   }
@@ -431,8 +456,13 @@ export class PaymentStore implements SaleSource {
     return confirmed.length ? new Date(Math.min(...confirmed.map((d) => d.at.getTime()))) : undefined;
   }
 
-  count(filter: FilterQuery<Payment> = {}) {
-    return this.payments.countDocuments(filter);
+  /**
+   * The payments matching the filter; all of them from the tallies, as the local store counts
+   * every payment by reading an index whole (30 ms at 200,000).
+   */
+  async count(filter: FilterQuery<Payment> = {}): Promise<number> {
+    const tallied = Object.keys(filter).length ? undefined : await this.tallies.count();
+    return tallied ?? this.payments.countDocuments(filter);
   }
 
   /** When the oldest top-up still waiting was sent, if any waits. */
