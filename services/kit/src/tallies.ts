@@ -64,12 +64,15 @@ function hoursBetween(after: string, through: string): string[] {
  */
 export class HourTallies {
   private closing = false;
+  /** The field the model stores its count under (tallyModel's `field`). */
+  private readonly field: string;
 
   constructor(
     private readonly tallies: Model<HourTally>,
-    private readonly field: string,
     private readonly source: TallySource,
-  ) {}
+  ) {
+    this.field = Object.keys(tallies.schema.paths).find((path) => path !== '_id')!;
+  }
 
   private async latest(): Promise<{ _id: string; count: number } | null> {
     const last = await this.tallies.findOne().sort({ _id: -1 }).lean<HourTally>();

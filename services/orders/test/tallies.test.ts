@@ -123,7 +123,7 @@ describe('the tallies of paid orders', () => {
     await seed(
       Array.from({ length: 30 }, (_, i) => [new Date(dayAfter.getTime() - 20 * HOUR + i * MINUTE), 'paid']),
     );
-    const instances = Array.from({ length: 120 }, () => new HourTallies(models.Tally, 'paid', store));
+    const instances = Array.from({ length: 120 }, () => new HourTallies(models.Tally, store));
 
     const answers = await Promise.all(instances.map((t) => t.close(dayAfter)));
     expect(new Set(answers)).toEqual(new Set(['2026-06-12T12']));

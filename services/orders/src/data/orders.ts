@@ -14,9 +14,6 @@ import { orderConfirmed, orderPlaced, orderRejected } from '../events/published'
 
 export type OrderStatus = 'waiting' | 'confirmed' | 'rejected';
 
-/** The field an order tally stores its count of paid orders under. */
-const TALLIED = 'paid';
-
 export interface Order {
   _id: Types.ObjectId;
   userId: string;
@@ -157,7 +154,7 @@ export function orderModels(conn: Connection) {
     Fate: modelOf<OrderFate>(conn, 'Fate', fateSchema, 'order_fates'),
     Decision: modelOf<Decision>(conn, 'Decision', decisionSchema, 'order_decisions'),
     Placement: modelOf<{ _id: string; at: Date }>(conn, 'Placement', placementSchema, 'order_placements'),
-    Tally: tallyModel(conn, 'OrderTally', 'order_tallies', TALLIED),
+    Tally: tallyModel(conn, 'OrderTally', 'order_tallies', 'paid'),
   };
 }
 export type OrderModels = ReturnType<typeof orderModels>;
@@ -208,7 +205,7 @@ export class OrderStore implements TallySource {
     private readonly locks: DocumentLocks,
     private readonly outbox: Outbox,
   ) {
-    this.tallies = new HourTallies(models.Tally, TALLIED, this);
+    this.tallies = new HourTallies(models.Tally, this);
   }
 
   findById(id: string) {

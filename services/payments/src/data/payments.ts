@@ -190,7 +190,7 @@ export class PaymentStore implements SaleSource {
     private readonly locks: DocumentLocks,
     private readonly outbox: Outbox,
   ) {
-    this.tallies = new HourTallies(models.Tally, 'count', {
+    this.tallies = new HourTallies(models.Tally, {
       countIn: (hour) => this.payments.countDocuments({ hour }),
       firstAt: () => this.firstPaymentAt(),
       earliestPending: async () => undefined,
