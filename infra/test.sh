@@ -45,14 +45,26 @@ step "fault tests"
 # the services themselves exit after stopping, so they are not affected.
 npx jest --selectProjects fault --runInBand --forceExit --json --outputFile="$results/fault.json" || status=1
 
+# The tally, after the failures again, each with the start of its message: a run's log is
+# long, and its end is what a reader (or a CI page showing only the end) sees first.
 node -e '
   const fs = require("fs");
+  const path = require("path");
+  const strip = (text) => text.replace(/\u001b\[[0-9;]*m/g, "");
+  const head = (text) => strip(text).split("\n").filter((l) => !/^\s+at .*node_modules/.test(l)).slice(0, 12).map((l) => `    ${l}`).join("\n");
   let passed = 0, failed = 0;
+  const failures = [];
   for (const f of process.argv.slice(1)) {
-    if (!fs.existsSync(f)) { failed++; continue; }
+    if (!fs.existsSync(f)) { failed++; failures.push(`${f}: no results`); continue; }
     const r = JSON.parse(fs.readFileSync(f, "utf8"));
     passed += r.numPassedTests; failed += r.numFailedTests + r.numRuntimeErrorTestSuites;
+    for (const suite of r.testResults) {
+      const tests = suite.assertionResults.filter((t) => t.status === "failed");
+      for (const t of tests) failures.push(`${path.relative(".", suite.name)}\n  ${t.fullName}\n${head(t.failureMessages.join("\n"))}`);
+      if (!tests.length && suite.status === "failed") failures.push(`${path.relative(".", suite.name)}\n${head(suite.message)}`);
+    }
   }
+  if (failures.length) console.log(`\nFailed:\n${failures.join("\n\n")}`);
   console.log(`\n${passed} passed, ${failed} failed`);
 ' "$results/main.json" "$results/browser.json" "$results/fault.json"
 echo "(npm test took $(($(date +%s) - started)) s)"

@@ -60,6 +60,8 @@ class Load {
   /** Per customer: dollars confirmed into the wallet, and the orders placed (each at PRICE). */
   readonly money = new Map<string, { credited: number; orders: number }>();
   private running = true;
+  /** Set when a test has failed: requests are no longer retried, so the next test starts alone. */
+  private abandoned = false;
   private loops: Promise<void>[] = [];
 
   constructor(
@@ -74,6 +76,12 @@ class Load {
   async stop(): Promise<void> {
     this.running = false;
     await Promise.all(this.loops);
+  }
+
+  /** Stops the loops without waiting for their requests to be decided. */
+  abandon(): void {
+    this.running = false;
+    this.abandoned = true;
   }
 
   /** Answers to requests sent between `since` and `until`, counted by status. */
@@ -116,7 +124,7 @@ class Load {
   }
 
   /** Sends one request until it is decided: again (with the same key) on 503 or a cut connection. */
-  private async decided(op: string, send: () => supertest.Test): Promise<supertest.Response> {
+  private async decided(op: string, send: () => supertest.Test): Promise<supertest.Response | null> {
     for (;;) {
       const started = Date.now();
       const res = await send().then(
@@ -125,7 +133,7 @@ class Load {
       );
       const status = res?.status ?? 0;
       this.answers.push({ op, status, ms: Date.now() - started, at: started });
-      if (res && status !== 503) return res;
+      if ((res && status !== 503) || this.abandoned) return res;
       await sleep(250);
     }
   }
@@ -135,7 +143,7 @@ class Load {
     const res = await this.decided('order', () =>
       orders.order(customer, { product_id: productId, quantity: 1, params: 'Account e-mail:a@b.c' }, key),
     );
-    return res.status === 201;
+    return res?.status === 201;
   }
 
   private async topUp(customer: TestUser): Promise<string | null> {
@@ -150,7 +158,7 @@ class Load {
         .field('amount', String(TOP_UP))
         .attach('image', receipt, 'receipt.png'),
     );
-    return res.status === 201 ? (res.body.payment.id as string) : null;
+    return res?.status === 201 ? (res.body.payment.id as string) : null;
   }
 
   private async confirm(paymentId: string): Promise<boolean> {
@@ -161,7 +169,7 @@ class Load {
         .send({ action: 'confirmed' }),
     );
     // A retry of a confirm that went through before its answer was lost finds it decided.
-    return res.status === 200 || res.status === 409;
+    return res?.status === 200 || res?.status === 409;
   }
 }
 
@@ -181,63 +189,69 @@ async function outage(component: string, how: 'down' | 'kill', expectRefusals: b
       })) === customers.length
         ? true
         : undefined,
-    { what: 'payments to learn of the customers' },
+    { timeoutMs: 120_000, what: 'payments to learn of the customers' },
   );
   load.start();
-  await sleep(3000);
+  try {
+    await sleep(3000);
 
-  const away = Date.now();
-  infra(how, component);
-  await sleep(AWAY_MS);
-  const back = Date.now();
-  infra('up', component);
-  await eventually(async () => (load.succeededSince(Date.now() - 1000) ? true : undefined), {
-    timeoutMs: 120_000,
-    what: `orders, top-ups and confirms to succeed again after ${component} came back`,
-  }).catch((err: Error) => {
-    // What the customers were answered since it came back says which part did not recover.
-    throw new Error(`${err.message}; answers since: ${JSON.stringify(load.byOperation(back))}`);
-  });
-  await sleep(2000);
-  await load.stop();
+    const away = Date.now();
+    infra(how, component);
+    await sleep(AWAY_MS);
+    const back = Date.now();
+    infra('up', component);
+    // Each kind of request, sent after it is up again, succeeds: however long a request takes here.
+    const up = Date.now();
+    await eventually(async () => (load.succeededSince(up) ? true : undefined), {
+      timeoutMs: 120_000,
+      what: `orders, top-ups and confirms to succeed again after ${component} came back`,
+    }).catch((err: Error) => {
+      // What the customers were answered since it came back says which part did not recover.
+      throw new Error(`${err.message}; answers since: ${JSON.stringify(load.byOperation(back))}`);
+    });
+    await sleep(2000);
+    await load.stop();
 
-  const during = load.statuses(away, back + 1000);
-  console.log(
-    `[outage] ${component} ${how}: during ${JSON.stringify(during)}, ` +
-      `all ${JSON.stringify(load.byOperation())}, slowest ${Math.max(...load.answers.map((a) => a.ms))} ms`,
-  );
-  // Every request was answered: with its outcome, a 4xx, or 503 while what it needed was away.
-  const wrong = load.answers.filter((a) => a.status === 0 || (a.status >= 500 && a.status !== 503));
-  expect(wrong).toEqual([]);
-  expect(load.answers.filter((a) => a.ms > HANG_MS)).toEqual([]);
-  if (expectRefusals) {
-    // The outage is felt: a request that needs what is away is refused with 503, or is held
-    // until it is back and then succeeds (the calls between services retry through it).
-    const felt = load.answers.filter(
-      (a) => a.at >= away && a.at < back && (a.status === 503 || a.ms >= FELT_MS),
+    const during = load.statuses(away, back + 1000);
+    console.log(
+      `[outage] ${component} ${how}: during ${JSON.stringify(during)}, ` +
+        `all ${JSON.stringify(load.byOperation())}, slowest ${Math.max(...load.answers.map((a) => a.ms))} ms`,
     );
-    expect(felt.length).toBeGreaterThan(0);
-  } else expect(Object.keys(during).filter((s) => Number(s) >= 500)).toEqual([]);
+    // Every request was answered: with its outcome, a 4xx, or 503 while what it needed was away.
+    const wrong = load.answers.filter((a) => a.status === 0 || (a.status >= 500 && a.status !== 503));
+    expect(wrong).toEqual([]);
+    expect(load.answers.filter((a) => a.ms > HANG_MS)).toEqual([]);
+    if (expectRefusals) {
+      // The outage is felt: a request that needs what is away is refused with 503, or is held
+      // until it is back and then succeeds (the calls between services retry through it).
+      const felt = load.answers.filter(
+        (a) => a.at >= away && a.at < back && (a.status === 503 || a.ms >= FELT_MS),
+      );
+      expect(felt.length).toBeGreaterThan(0);
+    } else expect(Object.keys(during).filter((s) => Number(s) >= 500)).toEqual([]);
 
-  // Each customer holds what was confirmed minus what was ordered, to the micro-dollar.
-  for (const customer of customers) {
-    const { credited, orders: placed } = load.money.get(customer.id)!;
-    const expected = toMicros(credited) - placed * toMicros(PRICE);
-    await eventually(
-      async () => (toMicros(await orders.wallet.balance(customer)) === expected ? true : undefined),
-      { timeoutMs: 120_000, what: `the balance of ${customer.id} to be ${expected / 1e6}` },
-    );
+    // Each customer holds what was confirmed minus what was ordered, to the micro-dollar.
+    for (const customer of customers) {
+      const { credited, orders: placed } = load.money.get(customer.id)!;
+      const expected = toMicros(credited) - placed * toMicros(PRICE);
+      await eventually(
+        async () => (toMicros(await orders.wallet.balance(customer)) === expected ? true : undefined),
+        { timeoutMs: 120_000, what: `the balance of ${customer.id} to be ${expected / 1e6}` },
+      );
+    }
+    // One order per key that was answered 201, none for the retries.
+    const stored = await orders.storedOrders({ userId: { $in: customers.map((c) => c.id) }, paid: true });
+    expect(stored).toHaveLength([...load.money.values()].reduce((sum, m) => sum + m.orders, 0));
+    expect(
+      await runReconcile({
+        ...orders.wallet.config,
+        PAYMENTS_URL: [payments.url],
+        ORDERS_URL: [orders.url()],
+      }),
+    ).toBe(0);
+  } finally {
+    load.abandon();
   }
-  // One order per key that was answered 201, none for the retries.
-  const stored = await orders.storedOrders({ userId: { $in: customers.map((c) => c.id) }, paid: true });
-  expect(stored).toHaveLength([...load.money.values()].reduce((sum, m) => sum + m.orders, 0));
-  expect(
-    await runReconcile({
-      ...orders.wallet.config,
-      PAYMENTS_URL: [payments.url],
-      ORDERS_URL: [orders.url()],
-    }),
-  ).toBe(0);
 }
 
 describe('the store while a piece of its infrastructure is away', () => {
