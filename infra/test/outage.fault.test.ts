@@ -33,6 +33,8 @@ interface Answer {
   status: number;
   ms: number;
   at: number;
+  /** The error a refusal gave (which service was away, or busy), or the client's failure. */
+  error?: string;
 }
 
 let orders: TestOrders;
@@ -63,6 +65,8 @@ class Load {
   /** Set when a test has failed: requests are no longer retried, so the next test starts alone. */
   private abandoned = false;
   private loops: Promise<void>[] = [];
+  /** Requests sent and not answered yet, with when they were sent. */
+  private readonly pending = new Set<{ op: string; at: number }>();
 
   constructor(
     private readonly customers: TestUser[],
@@ -100,6 +104,23 @@ class Load {
     return counts;
   }
 
+  /** Refusals since `since`, by operation, status and error, with how long the slowest took: the log of a failed wait. */
+  refusals(since: number): Record<string, string> {
+    const seen: Record<string, { n: number; slowest: number }> = {};
+    for (const a of this.answers.filter((x) => x.at >= since && x.status >= 300)) {
+      const name = `${a.op} ${a.status} ${a.error ?? ''}`.trim();
+      const s = (seen[name] ??= { n: 0, slowest: 0 });
+      s.n++;
+      s.slowest = Math.max(s.slowest, a.ms);
+    }
+    return Object.fromEntries(Object.entries(seen).map(([k, s]) => [k, `${s.n}, slowest ${s.slowest} ms`]));
+  }
+
+  /** The requests sent and still unanswered, with how long each has waited. */
+  waiting(): string[] {
+    return [...this.pending].map((p) => `${p.op} for ${Date.now() - p.at} ms`);
+  }
+
   /** Whether each kind of operation has been answered 2xx since `since`. */
   succeededSince(since: number): boolean {
     const ok = (op: string) => this.answers.some((a) => a.op === op && a.at >= since && a.status < 300);
@@ -127,12 +148,17 @@ class Load {
   private async decided(op: string, send: () => supertest.Test): Promise<supertest.Response | null> {
     for (;;) {
       const started = Date.now();
+      let failure: string | undefined;
+      const sent = { op, at: started };
+      this.pending.add(sent);
       const res = await send().then(
         (r) => r,
-        () => null,
+        (err: Error) => ((failure = err.message), null),
       );
+      this.pending.delete(sent);
       const status = res?.status ?? 0;
-      this.answers.push({ op, status, ms: Date.now() - started, at: started });
+      const error = failure ?? (status >= 300 ? String(res?.body?.error ?? res?.text ?? '') : undefined);
+      this.answers.push({ op, status, ms: Date.now() - started, at: started, error });
       if ((res && status !== 503) || this.abandoned) return res;
       await sleep(250);
     }
@@ -206,8 +232,12 @@ async function outage(component: string, how: 'down' | 'kill', expectRefusals: b
       timeoutMs: 120_000,
       what: `orders, top-ups and confirms to succeed again after ${component} came back`,
     }).catch((err: Error) => {
-      // What the customers were answered since it came back says which part did not recover.
-      throw new Error(`${err.message}; answers since: ${JSON.stringify(load.byOperation(back))}`);
+      // What the customers were answered since it came back says which part did not recover,
+      // and requests still unanswered say what hangs.
+      throw new Error(
+        `${err.message}; answers since: ${JSON.stringify(load.byOperation(back))}; ` +
+          `refusals: ${JSON.stringify(load.refusals(back))}; waiting: ${JSON.stringify(load.waiting())}`,
+      );
     });
     await sleep(2000);
     await load.stop();
