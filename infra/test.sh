@@ -64,7 +64,8 @@ node -e '
       if (!tests.length && suite.status === "failed") failures.push(`${path.relative(".", suite.name)}\n${head(suite.message)}`);
     }
   }
-  if (failures.length) console.log(`\nFailed:\n${failures.join("\n\n")}`);
+  // In full, then a line each, last, so that the shortest end of the log still names them all.
+  if (failures.length) console.log(`\nFailed:\n${failures.join("\n\n")}\n\nIn short:\n${failures.map((f) => `  ${f.split("\n").slice(0, 2).map((l) => l.trim()).join(" › ")}`).join("\n")}`);
   console.log(`\n${passed} passed, ${failed} failed`);
 ' "$results/main.json" "$results/browser.json" "$results/fault.json"
 echo "(npm test took $(($(date +%s) - started)) s)"

@@ -34,7 +34,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  infra('up', 'redis');
+  await infra('up', 'redis');
   await new Promise((r) => gateway.close(r));
   redis.disconnect();
   await auth.stop();
@@ -53,7 +53,7 @@ describe('the limits with Redis stopped', () => {
     const started = Date.now();
     const customer = account();
     await api().post('/api/signup').set(xhr).set('X-Forwarded-For', address()).send(customer).expect(201);
-    infra('down', 'redis');
+    await infra('down', 'redis');
 
     const signIn = (email: string, password: string) =>
       api().post('/api/signin').set(xhr).set('X-Forwarded-For', address()).send({ email, password });

@@ -1,4 +1,4 @@
-import { eventually, openDatabase } from '@raseed/kit/testing';
+import { eventually, infra, openDatabase } from '@raseed/kit/testing';
 import { IMAGE } from '../../services/catalog/test/support';
 import { loadWalletConfig } from '../../services/wallet/src/config';
 import { IN_FLIGHT_MS } from '../../services/wallet/src/domain/reconcile';
@@ -7,7 +7,7 @@ import { admins, customer, type OrderableProduct, type World } from './chaos/act
 import { Client, type RequestRecord } from './chaos/client';
 import { driveFaults, heal, type FaultRecord, type FlakyProduct } from './chaos/faults';
 import { chaosSeed, Random } from './chaos/random';
-import { infraAsync, startStack, type Stack } from './chaos/stack';
+import { startStack, type Stack } from './chaos/stack';
 import { verifyMoney, type Verdict } from './chaos/verify';
 
 /**
@@ -230,9 +230,7 @@ async function chaosRun(seed: number, minutes: number): Promise<void> {
   } finally {
     // Whatever happened, nothing is left paused, killed or down for the next test.
     if (RESTART_KAFKA)
-      await infraAsync('up', 'kafka').catch((err: unknown) =>
-        say(`could not bring Kafka up: ${String(err)}`),
-      );
+      await infra('up', 'kafka').catch((err: unknown) => say(`could not bring Kafka up: ${String(err)}`));
     await Promise.all(Object.values(dbs).map((db) => db.close()));
     await stack.stop();
   }

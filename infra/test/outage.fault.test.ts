@@ -51,7 +51,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   // Whatever a failed test left stopped is started again for the next file.
-  infra('up');
+  await infra('up');
   await payments?.stop();
   await orders?.stop();
 });
@@ -201,6 +201,26 @@ class Load {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** What each service's /readyz finds up or down (or how asking it failed). */
+async function readiness(): Promise<Record<string, unknown>> {
+  const services = {
+    orders: orders.url(),
+    wallet: orders.wallet.service.url,
+    catalog: orders.catalog.service.url,
+    payments: payments.url,
+  };
+  const answers = await Promise.all(
+    Object.entries(services).map(async ([name, url]) => {
+      const answer = await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(5000) }).then(
+        async (res) => ((await res.json()) as { checks?: unknown }).checks,
+        (err: Error) => err.message,
+      );
+      return [name, answer] as const;
+    }),
+  );
+  return Object.fromEntries(answers);
+}
+
 /**
  * Runs the load, takes `component` away for a while, brings it back, and checks what the
  * customers saw and what their wallets hold.
@@ -222,21 +242,22 @@ async function outage(component: string, how: 'down' | 'kill', expectRefusals: b
     await sleep(3000);
 
     const away = Date.now();
-    infra(how, component);
+    await infra(how, component);
     await sleep(AWAY_MS);
     const back = Date.now();
-    infra('up', component);
+    await infra('up', component);
     // Each kind of request, sent after it is up again, succeeds: however long a request takes here.
     const up = Date.now();
     await eventually(async () => (load.succeededSince(up) ? true : undefined), {
       timeoutMs: 120_000,
       what: `orders, top-ups and confirms to succeed again after ${component} came back`,
-    }).catch((err: Error) => {
+    }).catch(async (err: Error) => {
       // What the customers were answered since it came back says which part did not recover,
-      // and requests still unanswered say what hangs.
+      // requests still unanswered say what hangs, and each service says what it finds away.
       throw new Error(
         `${err.message}; answers since: ${JSON.stringify(load.byOperation(back))}; ` +
-          `refusals: ${JSON.stringify(load.refusals(back))}; waiting: ${JSON.stringify(load.waiting())}`,
+          `refusals: ${JSON.stringify(load.refusals(back))}; waiting: ${JSON.stringify(load.waiting())}; ` +
+          `readiness: ${JSON.stringify(await readiness())}`,
       );
     });
     await sleep(2000);

@@ -1,6 +1,6 @@
-import { eventually } from '@raseed/kit/testing';
+import { eventually, infra } from '@raseed/kit/testing';
 import type { Random } from './random';
-import { infraAsync, type ServiceName, type Stack } from './stack';
+import type { ServiceName, Stack } from './stack';
 
 export interface FaultRecord {
   what: string;
@@ -68,11 +68,11 @@ export async function driveFaults(
       const down = random.int(2000, 8000);
       lastKafka = Date.now();
       await timed(`Kafka restarted (down ${down} ms)`, async () => {
-        await infraAsync('down', 'kafka');
+        await infra('down', 'kafka');
         try {
           await sleep(down);
         } finally {
-          await infraAsync('up', 'kafka');
+          await infra('up', 'kafka');
         }
       });
     },

@@ -1,8 +1,5 @@
 import { dropDatabase, spawnService, testEnv } from '@raseed/kit/testing';
 import type { ChildProcess } from 'node:child_process';
-import { execFile } from 'node:child_process';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import { startTestCatalog, type TestCatalog } from '../../../services/catalog/test/support';
 import { newUsers, type TestUser } from '../../../services/wallet/test/support';
 import { FaultyProxy } from './proxy';
@@ -77,13 +74,6 @@ export class ServiceProcess {
       () => false,
     );
   }
-}
-
-const INFRA_SH = path.resolve(__dirname, '..', '..', 'infra.sh');
-
-/** infra.sh without blocking the event loop: the store under test keeps running meanwhile. */
-export async function infraAsync(...args: string[]): Promise<void> {
-  await promisify(execFile)('bash', [INFRA_SH, ...args], { maxBuffer: 16 * 1024 * 1024 });
 }
 
 export interface Stack {

@@ -6,13 +6,13 @@ beforeAll(async () => {
   auth = await startTestAuth();
 });
 afterAll(async () => {
-  infra('up', 'kafka');
+  await infra('up', 'kafka');
   await auth.stop();
 });
 
 describe('with the Kafka broker down', () => {
   it('still signs users up, and publishes each user.registered exactly once when the broker is back', async () => {
-    infra('down', 'kafka');
+    await infra('down', 'kafka');
     const emails = [1, 2, 3].map(() => `${uniqueName('outage')}@example.com`);
     for (const email of emails) {
       await auth
@@ -31,7 +31,7 @@ describe('with the Kafka broker down', () => {
     const waiting = () => auth.db.collection('outbox').countDocuments({ _id: { $in: ids } as never });
     expect(await waiting()).toBe(3);
 
-    infra('up', 'kafka');
+    await infra('up', 'kafka');
     const events = await readEvents('user.registered', (e) => emails.includes(e.data.email), {
       count: 3,
       timeoutMs: 60_000,

@@ -11,7 +11,7 @@ beforeAll(async () => {
   queue = createQueue(EMAIL_QUEUE, redis, auth.config.QUEUE_PREFIX);
 });
 afterAll(async () => {
-  infra('up', 'mail');
+  await infra('up', 'mail');
   await queue.close();
   await redis.quit();
   await auth.stop();
@@ -20,7 +20,7 @@ afterAll(async () => {
 describe('with the mail server down', () => {
   it('keeps the reset e-mail queued and delivers it once the server is back', async () => {
     const customer = await auth.newCustomer();
-    infra('down', 'mail');
+    await infra('down', 'mail');
     await auth.http().post('/api/reset-password-request').send({ email: customer.email }).expect(200);
 
     const reset = await auth.db.collection('password_resets').findOne({});
@@ -32,7 +32,7 @@ describe('with the mail server down', () => {
     });
     expect(failed).toMatch(/ECONNREFUSED|connect/i);
 
-    infra('up', 'mail');
+    await infra('up', 'mail');
     const mails = await waitForEmail(customer.email, 30_000);
     expect(mails).toHaveLength(1);
     expect(mails[0]?.text).toContain('/reset-password/');

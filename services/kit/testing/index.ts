@@ -1,5 +1,6 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -261,9 +262,17 @@ export async function waitForEmail(address: string, timeoutMs = 20_000, after = 
 
 export const uniqueName = (prefix: string) => `${prefix}${randomUUID().replace(/-/g, '').slice(0, 10)}`;
 
-/** Runs infra/infra.sh, for tests that stop and start a shared server. */
-export function infra(...args: string[]): void {
-  execFileSync('bash', [path.resolve(__dirname, '../../../infra/infra.sh'), ...args], { stdio: 'inherit' });
+/**
+ * Runs infra/infra.sh, for tests that stop and start a shared server. The test's own process
+ * (often hosting the services) goes on meanwhile, as it would through a real outage: a stop or
+ * a start that froze it would hand its clients the whole outage at once when it resumed.
+ */
+export async function infra(...args: string[]): Promise<void> {
+  const child = spawn('bash', [path.resolve(__dirname, '../../../infra/infra.sh'), ...args], {
+    stdio: 'inherit',
+  });
+  const [code, signal] = (await once(child, 'exit')) as [number | null, NodeJS.Signals | null];
+  if (code !== 0) throw new Error(`infra.sh ${args.join(' ')} failed (${signal ?? `exit code ${code}`})`);
 }
 
 const ROOT = path.resolve(__dirname, '../../..');

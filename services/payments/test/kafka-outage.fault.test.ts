@@ -9,7 +9,7 @@ beforeAll(async () => {
   admin = await newUser('admin');
 });
 afterAll(async () => {
-  infra('up', 'kafka');
+  await infra('up', 'kafka');
   await money.stop();
 });
 
@@ -19,7 +19,7 @@ describe('with the Kafka broker down between a confirm and its credit', () => {
     await money.known(user);
     const { body } = await money.topUp(user, { amount: '42' }).expect(201);
 
-    infra('down', 'kafka');
+    await infra('down', 'kafka');
     await money.decide(admin, body.payment.id, 'confirmed').expect(200);
     // The payment.confirmed event waits in the outbox, carried by the decision; no money has moved.
     const pending = await money.db
@@ -29,7 +29,7 @@ describe('with the Kafka broker down between a confirm and its credit', () => {
     await new Promise((r) => setTimeout(r, 2000));
     expect(await money.wallet.balance(user)).toBe(0);
 
-    infra('up', 'kafka');
+    await infra('up', 'kafka');
     await eventually(async () => ((await money.wallet.balance(user)) === 42 ? true : undefined), {
       timeoutMs: 90_000,
       what: 'the credit after the broker restart',
