@@ -116,6 +116,10 @@ describe('the sales figures', () => {
     expect(await models.SaleSummary.countDocuments()).toBe(1);
     expect(await models.SaleUserTotals.countDocuments()).toBe(1);
     expect(await book().figures(now)).toEqual(want);
+    // The admin home's sums and the discounts page's totals, each read alone, are the same.
+    const { users, ...sums } = want;
+    expect(await book().totals(now)).toEqual(sums);
+    expect(await book().users(now)).toEqual(users);
     // One instance reads the customers' totals of a summary once, and answers them again unchanged.
     const reader = book();
     (await reader.figures(now)).users.clear();

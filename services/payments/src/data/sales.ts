@@ -210,16 +210,30 @@ export class SalesBook {
 
   /** The figures at `now`: total, the last 7 days, since the 1st of the month, and per customer. */
   async figures(now = new Date()): Promise<SaleFigures> {
+    const sales = await this.current(now);
+    return { ...(await this.sums(sales, now)), users: customerTotals(sales) };
+  }
+
+  /** Total, weekly and monthly sales at `now` (the admin home), without the customers' totals. */
+  async totals(now = new Date()): Promise<Omit<SaleFigures, 'users'>> {
+    return this.sums(await this.current(now), now);
+  }
+
+  /** Each customer's sales total at `now` (the discounts page), without the period sums. */
+  async users(now = new Date()): Promise<Map<string, number>> {
+    return customerTotals(await this.current(now));
+  }
+
+  /** The latest summary and the sales after it, through the hour of `now`. */
+  private async current(now: Date): Promise<{ last?: SaleSummary; open: SaleRow[] }> {
     const last = await this.latest();
-    const open = await this.salesBetween(last?._id ?? null, hourKey(now));
+    return { last, open: await this.salesBetween(last?._id ?? null, hourKey(now)) };
+  }
+
+  private async sums({ last, open }: { last?: SaleSummary; open: SaleRow[] }, now: Date) {
     const weekStart = now.getTime() - 7 * DAY_MS;
     const monthStart = startOfDisplayMonth(now).getTime();
-    const figures: SaleFigures = {
-      total: last?.total ?? 0,
-      weekly: 0,
-      monthly: 0,
-      users: new Map(last?.users),
-    };
+    const figures = { total: last?.total ?? 0, weekly: 0, monthly: 0 };
     if (last) {
       // Whole hours from their amounts; the hour the week starts within, from its sales.
       for (const [hour, amount] of Object.entries(last.hours)) {
@@ -238,10 +252,16 @@ export class SalesBook {
       figures.total += sale.amount;
       if (at >= weekStart) figures.weekly += sale.amount;
       if (at >= monthStart) figures.monthly += sale.amount;
-      figures.users.set(sale.userId, (figures.users.get(sale.userId) ?? 0) + sale.amount);
     }
     return figures;
   }
+}
+
+/** The customers' totals of the latest summary, with the sales after it added. */
+function customerTotals({ last, open }: { last?: SaleSummary; open: SaleRow[] }): Map<string, number> {
+  const users = new Map(last?.users);
+  for (const sale of open) users.set(sale.userId, (users.get(sale.userId) ?? 0) + sale.amount);
+  return users;
 }
 
 /** The summary through `through`: `last` and the sales of the hours after it. */

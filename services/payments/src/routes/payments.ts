@@ -260,7 +260,7 @@ export function paymentRoutes(api: ApiRoutes, deps: PaymentsDeps): void {
       answer: z.array(z.object({ user_id: z.string(), total_amount: z.number() })),
     },
     async (_req, res) => {
-      const { users } = await deps.sales.figures();
+      const users = await deps.sales.users();
       res.json([...users].map(([user_id, total]) => ({ user_id, total_amount: toDollars(total) })));
     },
   );
@@ -281,7 +281,7 @@ export function paymentRoutes(api: ApiRoutes, deps: PaymentsDeps): void {
     },
     async (_req, res) => {
       const [sales, totalPayments, waitingPayments] = await Promise.all([
-        deps.sales.figures(),
+        deps.sales.totals(),
         payments.count(),
         payments.count({ status: 'waiting' }),
       ]);
