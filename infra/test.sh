@@ -55,17 +55,21 @@ node -e '
   let passed = 0, failed = 0;
   const failures = [];
   for (const f of process.argv.slice(1)) {
-    if (!fs.existsSync(f)) { failed++; failures.push(`${f}: no results`); continue; }
+    if (!fs.existsSync(f)) { failed++; failures.push({ where: f, what: "no results" }); continue; }
     const r = JSON.parse(fs.readFileSync(f, "utf8"));
     passed += r.numPassedTests; failed += r.numFailedTests + r.numRuntimeErrorTestSuites;
     for (const suite of r.testResults) {
+      const where = path.relative(".", suite.name);
       const tests = suite.assertionResults.filter((t) => t.status === "failed");
-      for (const t of tests) failures.push(`${path.relative(".", suite.name)}\n  ${t.fullName}\n${head(t.failureMessages.join("\n"))}`);
-      if (!tests.length && suite.status === "failed") failures.push(`${path.relative(".", suite.name)}\n${head(suite.message)}`);
+      for (const t of tests) failures.push({ where, what: t.fullName, message: t.failureMessages.join("\n") });
+      if (!tests.length && suite.status === "failed") failures.push({ where, what: "the file failed", message: suite.message });
     }
   }
   // In full, then a line each, last, so that the shortest end of the log still names them all.
-  if (failures.length) console.log(`\nFailed:\n${failures.join("\n\n")}\n\nIn short:\n${failures.map((f) => `  ${f.split("\n").slice(0, 2).map((l) => l.trim()).join(" › ")}`).join("\n")}`);
+  if (failures.length) {
+    const full = failures.map((x) => `${x.where}\n  ${x.what}${x.message ? `\n${head(x.message)}` : ""}`);
+    console.log(`\nFailed:\n${full.join("\n\n")}\n\nIn short:\n${failures.map((x) => `  ${x.where} › ${x.what}`).join("\n")}`);
+  }
   console.log(`\n${passed} passed, ${failed} failed`);
 ' "$results/main.json" "$results/browser.json" "$results/fault.json"
 echo "(npm test took $(($(date +%s) - started)) s)"

@@ -114,6 +114,12 @@ export interface SaleFigures {
   users: Map<string, number>;
 }
 
+/** What the figures are read from: the latest summary, and the sales of the hours after it. */
+interface CurrentSales {
+  last?: SaleSummary;
+  open: SaleRow[];
+}
+
 /**
  * The admin's sales figures without reading every sale: the latest summary, plus the sales of
  * the hours after it (the current one and the grace period), read by their hour's index.
@@ -225,12 +231,12 @@ export class SalesBook {
   }
 
   /** The latest summary and the sales after it, through the hour of `now`. */
-  private async current(now: Date): Promise<{ last?: SaleSummary; open: SaleRow[] }> {
+  private async current(now: Date): Promise<CurrentSales> {
     const last = await this.latest();
     return { last, open: await this.salesBetween(last?._id ?? null, hourKey(now)) };
   }
 
-  private async sums({ last, open }: { last?: SaleSummary; open: SaleRow[] }, now: Date) {
+  private async sums({ last, open }: CurrentSales, now: Date) {
     const weekStart = now.getTime() - 7 * DAY_MS;
     const monthStart = startOfDisplayMonth(now).getTime();
     const figures = { total: last?.total ?? 0, weekly: 0, monthly: 0 };
@@ -258,7 +264,7 @@ export class SalesBook {
 }
 
 /** The customers' totals of the latest summary, with the sales after it added. */
-function customerTotals({ last, open }: { last?: SaleSummary; open: SaleRow[] }): Map<string, number> {
+function customerTotals({ last, open }: CurrentSales): Map<string, number> {
   const users = new Map(last?.users);
   for (const sale of open) users.set(sale.userId, (users.get(sale.userId) ?? 0) + sale.amount);
   return users;
