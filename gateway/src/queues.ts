@@ -105,10 +105,7 @@ export function queueBoard(
   const ends = new SessionEnds(redis, options.sessionTtlSeconds, logger);
   const serverAdapter = new ExpressAdapter().setBasePath(BOARD_PATH);
   const queues = BOARD_QUEUES.map(({ name, ...labels }) => {
-    const queue = createQueue(name, redis, options.queuePrefix);
-    // Without a listener BullMQ writes a lost connection to the console, past the log.
-    queue.on('error', (err) => logger.warn({ err, queue: name }, 'queue board: Redis error'));
-    return new BullMQAdapter(queue, labels);
+    return new BullMQAdapter(createQueue(name, redis, logger, options.queuePrefix), labels);
   });
   createBullBoard({
     queues,

@@ -54,7 +54,7 @@ beforeAll(async () => {
     ORDERS_URL: 'http://127.0.0.1:9',
     PAYMENTS_URL: 'http://127.0.0.1:9',
   });
-  placements = createQueue(QUEUE_NAMES.orderPlacement, redis, QUEUE_PREFIX);
+  placements = createQueue(QUEUE_NAMES.orderPlacement, redis, createLogger('test', 'silent'), QUEUE_PREFIX);
   gateway = http.createServer(createGateway(config, redis, createLogger('gateway', 'silent')));
   await new Promise<void>((resolve) => gateway.listen(0, '127.0.0.1', resolve));
 });
@@ -124,7 +124,7 @@ describe('the queue board for an admin', () => {
     const pause = `/admin/queues/api/queues/${QUEUE_NAMES.orderStatus}/pause`;
     const refused = await api().put(pause).set(asAdmin).set('Sec-Fetch-Site', 'cross-site').expect(403);
     expect(refused.body.error).toMatch(/own pages/);
-    const status = createQueue(QUEUE_NAMES.orderStatus, redis, QUEUE_PREFIX);
+    const status = createQueue(QUEUE_NAMES.orderStatus, redis, createLogger('test', 'silent'), QUEUE_PREFIX);
     try {
       expect(await status.isPaused()).toBe(false);
       await api().put(pause).set(asAdmin).set('Sec-Fetch-Site', 'same-origin').expect(200);

@@ -221,6 +221,17 @@ async function readiness(): Promise<Record<string, unknown>> {
   return Object.fromEntries(answers);
 }
 
+/** The readiness check (GET /readyz) that names each piece. */
+const CHECK_OF: Record<string, string> = { redis: 'redis', mongo: 'mongo', minio: 'objects' };
+
+/** Whether every service that checks `check` finds it `state` (and at least one does). */
+function everyFinds(found: Record<string, unknown>, check: string, state: 'up' | 'down'): boolean {
+  const states = Object.values(found).map((checks) =>
+    typeof checks === 'object' && checks ? (checks as Record<string, string>)[check] : 'unknown',
+  );
+  return states.some((s) => s !== undefined) && states.every((s) => s === undefined || s === state);
+}
+
 /**
  * Runs the load, takes `component` away for a while, brings it back, and checks what the
  * customers saw and what their wallets hold.
@@ -243,7 +254,15 @@ async function outage(component: string, how: 'down' | 'kill', expectRefusals: b
 
     const away = Date.now();
     await infra(how, component);
-    await sleep(AWAY_MS);
+    const stopped = Date.now();
+    const check = CHECK_OF[component];
+    // Each service's probe asks the piece rather than trusting its connection's state, so it finds it away.
+    if (check)
+      await eventually(async () => (everyFinds(await readiness(), check, 'down') ? true : undefined), {
+        timeoutMs: AWAY_MS,
+        what: `every service's /readyz to find ${check} down`,
+      });
+    await sleep(Math.max(0, stopped + AWAY_MS - Date.now()));
     const back = Date.now();
     await infra('up', component);
     // Each kind of request, sent after it is up again, succeeds: however long a request takes here.
@@ -260,6 +279,11 @@ async function outage(component: string, how: 'down' | 'kill', expectRefusals: b
           `readiness: ${JSON.stringify(await readiness())}`,
       );
     });
+    if (check)
+      await eventually(async () => (everyFinds(await readiness(), check, 'up') ? true : undefined), {
+        timeoutMs: 30_000,
+        what: `every service's /readyz to find ${check} up again`,
+      });
     await sleep(2000);
     await load.stop();
 

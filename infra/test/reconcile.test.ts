@@ -131,7 +131,12 @@ describe('the nightly reconcile job', () => {
       PAYMENTS_URL: [money.service.url],
       ORDERS_URL: [orders.url()],
     });
-    const queue = createQueue(QUEUE_NAMES.reconcile, wallet.context.redis, money.wallet.config.QUEUE_PREFIX);
+    const queue = createQueue(
+      QUEUE_NAMES.reconcile,
+      wallet.context.redis,
+      wallet.context.logger,
+      money.wallet.config.QUEUE_PREFIX,
+    );
     try {
       const { lines } = await reconcile();
       const expected = lines.filter((l) => l.includes('MISMATCH')).map((l) => l.replace('  MISMATCH ', ''));

@@ -44,7 +44,7 @@ export function startAuth(config: AuthConfig): Promise<RunningService> {
     await figures.sales.init();
     const digest = new DigestStore(ctx.mongo);
     await digest.init();
-    const emails = emailQueue(ctx.redis, config.QUEUE_PREFIX);
+    const emails = emailQueue(ctx.redis, ctx.logger, config.QUEUE_PREFIX);
     ctx.onStop(() => emails.close());
     ctx.metrics.watchQueue(emails);
     ctx.onStop(

@@ -8,7 +8,7 @@ let queue: ReturnType<typeof createQueue>;
 const redis = redisConnection(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
 beforeAll(async () => {
   auth = await startTestAuth();
-  queue = createQueue(EMAIL_QUEUE, redis, auth.config.QUEUE_PREFIX);
+  queue = createQueue(EMAIL_QUEUE, redis, auth.service.context.logger, auth.config.QUEUE_PREFIX);
 });
 afterAll(async () => {
   await infra('up', 'mail');

@@ -49,8 +49,8 @@ beforeAll(async () => {
   ordersDb = await openDatabase(ordersConfig.MONGO_DB);
   auth = await startTestAuth({ ADMIN_DIGEST_EVERY_SECONDS: '1', ORDERS_URL: orders.url });
   redis = redisConnection(auth.config.REDIS_URL);
-  emails = emailQueue(redis, auth.config.QUEUE_PREFIX);
-  digests = createQueue(DIGEST_QUEUE, redis, auth.config.QUEUE_PREFIX);
+  emails = emailQueue(redis, auth.service.context.logger, auth.config.QUEUE_PREFIX);
+  digests = createQueue(DIGEST_QUEUE, redis, auth.service.context.logger, auth.config.QUEUE_PREFIX);
 });
 afterAll(async () => {
   await digests.resume();

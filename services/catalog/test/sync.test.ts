@@ -37,7 +37,12 @@ describe('the supplier catalogue sync', () => {
     expect(page.body.products.length).toBeGreaterThan(0);
 
     catalog.sim.control.setCatalogueScenario('error500');
-    const queue = createQueue<{ reason: string }>(SYNC_QUEUE, redis, catalog.config.QUEUE_PREFIX);
+    const queue = createQueue<{ reason: string }>(
+      SYNC_QUEUE,
+      redis,
+      catalog.service.context.logger,
+      catalog.config.QUEUE_PREFIX,
+    );
     const job = await queue.add('sync', { reason: 'test' });
     await eventually(async () => ((await queue.getJob(job.id!))!.attemptsMade >= 2 ? true : undefined), {
       what: 'a second attempt',
@@ -59,7 +64,12 @@ describe('the supplier catalogue sync', () => {
 
   it("runs an admin's sync in its job, and answers 202 when the job outlasts the wait", async () => {
     const quick = await startTestCatalog({ CATALOG_SYNC_WAIT_SECONDS: '0.05' });
-    const queue = createQueue<{ reason: string }>(SYNC_QUEUE, redis, quick.config.QUEUE_PREFIX);
+    const queue = createQueue<{ reason: string }>(
+      SYNC_QUEUE,
+      redis,
+      quick.service.context.logger,
+      quick.config.QUEUE_PREFIX,
+    );
     try {
       // The start-up sync may still be running: the admin's job waits behind it.
       quick.sim.control.useCatalogue(2_000);

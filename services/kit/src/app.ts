@@ -11,6 +11,21 @@ import type { Logger } from './logger';
 
 export type ReadinessCheck = () => Promise<boolean>;
 
+/** A readiness check that has not answered within this long counts as down (a probe must not hang). */
+const READY_WITHIN_MS = 2_000;
+
+async function passes(check: ReadinessCheck): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), READY_WITHIN_MS);
+  });
+  try {
+    return await Promise.race([check().catch(() => false), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 export interface AppOptions {
   logger: Logger;
   /** The current session secret, and the previous one during a rotation. */
@@ -52,9 +67,7 @@ export function createApp({
   });
   app.get('/readyz', async (_req, res) => {
     const results = await Promise.all(
-      Object.entries(readiness).map(
-        async ([name, check]) => [name, await check().catch(() => false)] as const,
-      ),
+      Object.entries(readiness).map(async ([name, check]) => [name, await passes(check)] as const),
     );
     const ready = results.every(([, ok]) => ok);
     res.status(ready ? 200 : 503).json({

@@ -62,8 +62,16 @@ export const defaultJobOptions: JobsOptions = {
   removeOnFail: { count: 5000 },
 };
 
-export function createQueue<T>(name: string, connection: IORedis, prefix = 'raseed'): Queue<T> {
-  return new Queue<T>(name, { connection, prefix, defaultJobOptions });
+export function createQueue<T>(
+  name: string,
+  connection: IORedis,
+  logger: Logger,
+  prefix = 'raseed',
+): Queue<T> {
+  const queue = new Queue<T>(name, { connection, prefix, defaultJobOptions });
+  // Without a listener BullMQ writes each lost connection to the console, past the log.
+  queue.on('error', (err) => logger.warn({ queue: name, err }, 'queue: Redis error'));
+  return queue;
 }
 
 /** A job's data with the trace it is queued in, which its worker continues. */

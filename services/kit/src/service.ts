@@ -146,7 +146,9 @@ export async function startService<C extends ServiceConfig>(
     sessions,
     metrics,
     readiness: {
-      mongo: async () => mongo.readyState === 1,
+      // Asked, not taken from the connection's state: a client can call itself connected while
+      // it cannot reach the store (after the store restarted, say).
+      mongo: async () => (await mongo.db?.command({ ping: 1 }))?.ok === 1,
       redis: async () => (await redis.ping()) === 'PONG',
       ...parts.readiness,
     },

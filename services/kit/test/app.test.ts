@@ -3,6 +3,8 @@ import { createServer, connect, type AddressInfo, type Socket } from 'node:net';
 import {
   conflict,
   connectMongo,
+  createApp,
+  createLogger,
   insertNew,
   isOutage,
   loadConfig,
@@ -123,6 +125,20 @@ describe('health and request ids', () => {
     await http().get('/healthz').expect(200, { status: 'ok' });
     const ready = await http().get('/readyz').expect(200);
     expect(ready.body).toEqual({ status: 'ready', checks: { mongo: 'up', redis: 'up' } });
+  });
+
+  it('counts a readiness check that does not answer as down, and answers the probe within seconds', async () => {
+    const app = createApp({
+      logger: createLogger('kit-test', 'silent'),
+      jwtSecret: config.JWT_SECRET,
+      routes: Router(),
+      readiness: { up: async () => true, stuck: () => new Promise<boolean>(() => undefined) },
+    });
+    const started = Date.now();
+    const probe = await supertest(app).get('/readyz').expect(503);
+    expect(probe.body).toEqual({ status: 'not ready', checks: { up: 'up', stuck: 'down' } });
+    // Bounded by the probe's own limit (2 s), not by the check: a stuck one would never answer.
+    expect(Date.now() - started).toBeLessThan(30_000);
   });
 
   it('echoes a well-formed x-request-id and generates one otherwise', async () => {

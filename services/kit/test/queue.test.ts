@@ -3,7 +3,7 @@ import { eventually } from '@raseed/kit/testing';
 
 const redis = redisConnection(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
 const prefix = `test-runner-${process.pid}-${Date.now()}`;
-const queue = createQueue<{ n: number }>('runner', redis, prefix);
+const queue = createQueue<{ n: number }>('runner', redis, createLogger('test', 'silent'), prefix);
 let release: () => void = () => undefined;
 let held = new Promise<void>((resolve) => (release = resolve));
 const worker = createWorker<{ n: number }, number>(

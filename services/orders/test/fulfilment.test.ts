@@ -1,5 +1,5 @@
 import type { SimProduct } from '@raseed/supplier-sim';
-import { createQueue, QUEUE_NAMES, redisConnection } from '@raseed/kit';
+import { createLogger, createQueue, QUEUE_NAMES, redisConnection } from '@raseed/kit';
 import { eventually, readEvents } from '@raseed/kit/testing';
 import { Types } from 'mongoose';
 import supertest from 'supertest';
@@ -270,6 +270,7 @@ describe("the spec's supplier calls", () => {
     const statuses = createQueue<{ reason: string }>(
       QUEUE_NAMES.orderStatus,
       redis,
+      createLogger('test', 'silent'),
       orders.config.QUEUE_PREFIX,
     );
     try {

@@ -84,7 +84,7 @@ export function digestJobs(
   deps: DigestDeps,
   options: { everySeconds: number; prefix: string },
 ) {
-  const queue = createQueue<{ reason: string }>(DIGEST_QUEUE, redis, options.prefix);
+  const queue = createQueue<{ reason: string }>(DIGEST_QUEUE, redis, logger, options.prefix);
   const worker = createWorker<{ reason: string }, DigestResult>(
     DIGEST_QUEUE,
     async () => {

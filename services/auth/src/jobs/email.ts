@@ -61,8 +61,8 @@ export function unsealed(email: Email, keys: string | readonly string[]): Omit<E
 
 export const EMAIL_QUEUE = QUEUE_NAMES.email;
 
-export function emailQueue(redis: IORedis, prefix: string) {
-  return createQueue<Email>(EMAIL_QUEUE, redis, prefix);
+export function emailQueue(redis: IORedis, logger: Logger, prefix: string) {
+  return createQueue<Email>(EMAIL_QUEUE, redis, logger, prefix);
 }
 
 /** Delivers queued e-mails over SMTP; a failed delivery is retried with backoff by BullMQ. */

@@ -201,7 +201,7 @@ export function syncJobs(
   sync: () => Promise<SyncResult>,
   options: { everyMinutes: number; prefix: string },
 ) {
-  const queue = createQueue<{ reason: string }>(SYNC_QUEUE, redis, options.prefix);
+  const queue = createQueue<{ reason: string }>(SYNC_QUEUE, redis, logger, options.prefix);
   const worker = createWorker<{ reason: string }, SyncAnswer<SyncResult>>(
     SYNC_QUEUE,
     async (job) => {

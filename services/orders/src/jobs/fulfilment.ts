@@ -37,8 +37,8 @@ export function fulfilmentJobs(
   deps: FulfilmentDeps,
   options: FulfilmentOptions,
 ) {
-  const placements = createQueue<{ orderId: string }>(PLACEMENT_QUEUE, redis, options.prefix);
-  const statuses = createQueue<{ reason: string }>(STATUS_QUEUE, redis, options.prefix);
+  const placements = createQueue<{ orderId: string }>(PLACEMENT_QUEUE, redis, logger, options.prefix);
+  const statuses = createQueue<{ reason: string }>(STATUS_QUEUE, redis, logger, options.prefix);
   const placer = createWorker<{ orderId: string }>(
     PLACEMENT_QUEUE,
     async (job) => {

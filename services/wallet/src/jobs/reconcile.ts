@@ -30,7 +30,7 @@ export function reconcileJobs(
   ledger: Ledger,
   metrics: Metrics,
 ) {
-  const queue = createQueue<{ reason: string }>(QUEUE_NAMES.reconcile, redis, config.QUEUE_PREFIX);
+  const queue = createQueue<{ reason: string }>(QUEUE_NAMES.reconcile, redis, logger, config.QUEUE_PREFIX);
   const worker = createWorker<{ reason: string }, ReconcileResult>(
     QUEUE_NAMES.reconcile,
     async () => {
