@@ -652,6 +652,65 @@ function memoryFigures({ cluster }: LoadStore) {
   );
 }
 
+const SIGN_INS = knob('BENCH_SIGN_INS', 64);
+const SIGN_IN_CONCURRENCY = 8;
+const PROBE_EVERY_MS = 50;
+
+/**
+ * Customers signing in through the gateway (bcrypt at the service's cost, 12) while auth's
+ * /healthz is read every 50 ms: the sign-ins' rate, and how long auth's other answers wait
+ * meanwhile, against the same reads with auth idle (what its event loop is held for).
+ */
+async function signInFigures(store: LoadStore) {
+  const run = Types.ObjectId.createFromTime(Date.now() / 1000)
+    .toString()
+    .slice(-6);
+  const emails: string[] = [];
+  for (let i = 0; i < SIGN_IN_CONCURRENCY; i++) emails.push(await store.api.signUp(`signin${run}${i}`));
+  const health = `http://127.0.0.1:${store.cluster.find('auth').port}/healthz`;
+  const probe = (whileRunning: () => boolean) =>
+    (async () => {
+      const waits: number[] = [];
+      while (whileRunning()) {
+        const started = performance.now();
+        await (await fetch(health)).arrayBuffer();
+        waits.push(performance.now() - started);
+        await new Promise((r) => setTimeout(r, PROBE_EVERY_MS));
+      }
+      return waits.sort((a, b) => a - b);
+    })();
+  const idleUntil = Date.now() + 3_000;
+  const idle = await probe(() => Date.now() < idleUntil);
+
+  let signingIn = true;
+  const meanwhile = probe(() => signingIn);
+  const latencies: number[] = [];
+  const cpuBefore = cpuByRole();
+  const perSecond = await rate(SIGN_INS, SIGN_IN_CONCURRENCY, async (i) => {
+    const started = performance.now();
+    await store.api.signIn(emails[i % emails.length]!);
+    latencies.push(performance.now() - started);
+  });
+  const cpu = cpuSpent(cpuBefore, cpuByRole());
+  signingIn = false;
+  const busy = await meanwhile;
+  latencies.sort((a, b) => a - b);
+
+  heading(
+    `Sign-ins (${SIGN_INS} through the gateway, ${SIGN_IN_CONCURRENCY} at a time, bcrypt cost 12; auth's /healthz read every ${PROBE_EVERY_MS} ms meanwhile)`,
+  );
+  line(
+    'sign-ins',
+    `${perSecond.toFixed(1)} /s, p50 ${percentile(latencies, 50).toFixed(0)} ms, p99 ${percentile(latencies, 99).toFixed(0)} ms`,
+  );
+  const authCpu = cpu.find(([role]) => role === 'auth')?.[1] ?? 0;
+  line('CPU a sign-in, auth', `${((authCpu / SIGN_INS) * 1000).toFixed(0)} ms`);
+  const waits = (sorted: number[]) =>
+    `p50 ${percentile(sorted, 50).toFixed(1)} ms, p99 ${percentile(sorted, 99).toFixed(1)} ms, longest ${sorted.at(-1)?.toFixed(0)} ms (${sorted.length} reads)`;
+  line("auth's /healthz, auth idle", waits(idle));
+  line("auth's /healthz, while the sign-ins run", waits(busy));
+}
+
 const LIVE_STREAMS = knob('BENCH_LIVE_STREAMS', 1000);
 
 /** Opens a page's live stream as an admin's tab does; answers once it is open, with the next 'waiting-payments'. */
@@ -742,6 +801,7 @@ export async function steadyStoreFigures() {
     await steadyOrderFigures(store);
     await gatewayOverheadFigures(store);
     memoryFigures(store);
+    await signInFigures(store);
   } finally {
     await store.stop();
   }

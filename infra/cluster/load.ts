@@ -62,14 +62,20 @@ export class StoreApi {
     return body.token as string;
   }
 
+  /** Registers a customer (who signs in with the load's password); answers the e-mail. */
+  async signUp(name: string): Promise<string> {
+    const email = `${name}@example.com`;
+    await this.call('sign up', '/api/signup', {
+      body: { username: name, email, phone: '+961 70 123456', password: PASSWORD },
+    });
+    return email;
+  }
+
   /** Signs customers up and in, and funds each wallet with a confirmed top-up of `dollars`. */
   async shoppers(count: number, dollars: number, adminToken: string): Promise<Shopper[]> {
     const run = randomUUID().slice(0, 8);
     return inTurn(count, 8, async (i) => {
-      const email = `load-${run}-${i}@example.com`;
-      await this.call('sign up', '/api/signup', {
-        body: { username: `load${run}${i}`, email, phone: '+961 70 123456', password: PASSWORD },
-      });
+      const email = await this.signUp(`load${run}${i}`);
       const token = await this.signIn(email);
       const form = new FormData();
       form.set('product_name', 'Binance');

@@ -10,7 +10,7 @@ export function loadAuthConfig(env: NodeJS.ProcessEnv = process.env) {
       ADMIN_USERNAME: z.string().min(1).default('admin'),
       ADMIN_PASSWORD: z.string().min(8, 'ADMIN_PASSWORD must be at least 8 characters').optional(),
       COOKIE_SECURE: z.enum(['true', 'false']).optional(),
-      /** bcrypt cost: each step doubles the work of a hash (12 is about 0.4 s here). */
+      /** bcrypt cost: each step doubles the work of a hash (12 is about 0.3 s of one core here). */
       PASSWORD_HASH_COST: z.coerce.number().int().min(10).max(15).default(12),
       RESET_TOKEN_TTL_MINUTES: z.coerce.number().int().positive().default(60),
       /** Failed sign-ins one account may take per window, from any number of addresses. */

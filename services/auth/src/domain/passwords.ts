@@ -1,6 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
-import bcrypt from 'bcryptjs';
+import bcrypt from 'bcrypt';
 
+/**
+ * bcrypt's native binding: a hash runs on libuv's thread pool, so sign-ins and sign-ups never
+ * hold the event loop the service's other requests are answered on, and several run at once.
+ */
 export function passwordHasher(cost: number) {
   // Checked when the e-mail is unknown, so a miss takes as long as a wrong password.
   const decoy = bcrypt.hash('raseed-decoy-password', cost);
