@@ -15,6 +15,7 @@ import {
   TEST_TOPIC_PREFIX,
 } from '@raseed/kit/testing';
 import express from 'express';
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import http from 'node:http';
@@ -662,9 +663,7 @@ const PROBE_EVERY_MS = 50;
  * meanwhile, against the same reads with auth idle (what its event loop is held for).
  */
 async function signInFigures(store: LoadStore) {
-  const run = Types.ObjectId.createFromTime(Date.now() / 1000)
-    .toString()
-    .slice(-6);
+  const run = randomUUID().slice(0, 8);
   const emails: string[] = [];
   for (let i = 0; i < SIGN_IN_CONCURRENCY; i++) emails.push(await store.api.signUp(`signin${run}${i}`));
   const health = `http://127.0.0.1:${store.cluster.find('auth').port}/healthz`;
