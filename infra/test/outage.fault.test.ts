@@ -224,12 +224,18 @@ async function readiness(): Promise<Record<string, unknown>> {
 /** The readiness check (GET /readyz) that names each piece. */
 const CHECK_OF: Record<string, string> = { redis: 'redis', mongo: 'mongo', minio: 'objects' };
 
-/** Whether every service that checks `check` finds it `state` (and at least one does). */
-function everyFinds(found: Record<string, unknown>, check: string, state: 'up' | 'down'): boolean {
-  const states = Object.values(found).map((checks) =>
-    typeof checks === 'object' && checks ? (checks as Record<string, string>)[check] : 'unknown',
+/** Waits until every service that checks `check` finds it `state` (and at least one does). */
+async function untilEveryFinds(check: string, state: 'up' | 'down', timeoutMs: number): Promise<void> {
+  await eventually(
+    async () => {
+      const states = Object.values(await readiness()).map((checks) =>
+        typeof checks === 'object' && checks ? (checks as Record<string, string>)[check] : 'unknown',
+      );
+      const all = states.some((s) => s !== undefined) && states.every((s) => s === undefined || s === state);
+      return all ? true : undefined;
+    },
+    { timeoutMs, what: `every service's /readyz to find ${check} ${state}` },
   );
-  return states.some((s) => s !== undefined) && states.every((s) => s === undefined || s === state);
 }
 
 /**
@@ -257,11 +263,7 @@ async function outage(component: string, how: 'down' | 'kill', expectRefusals: b
     const stopped = Date.now();
     const check = CHECK_OF[component];
     // Each service's probe asks the piece rather than trusting its connection's state, so it finds it away.
-    if (check)
-      await eventually(async () => (everyFinds(await readiness(), check, 'down') ? true : undefined), {
-        timeoutMs: AWAY_MS,
-        what: `every service's /readyz to find ${check} down`,
-      });
+    if (check) await untilEveryFinds(check, 'down', AWAY_MS);
     await sleep(Math.max(0, stopped + AWAY_MS - Date.now()));
     const back = Date.now();
     await infra('up', component);
@@ -279,11 +281,7 @@ async function outage(component: string, how: 'down' | 'kill', expectRefusals: b
           `readiness: ${JSON.stringify(await readiness())}`,
       );
     });
-    if (check)
-      await eventually(async () => (everyFinds(await readiness(), check, 'up') ? true : undefined), {
-        timeoutMs: 30_000,
-        what: `every service's /readyz to find ${check} up again`,
-      });
+    if (check) await untilEveryFinds(check, 'up', 30_000);
     await sleep(2000);
     await load.stop();
 

@@ -3,6 +3,7 @@ import express, { type ErrorRequestHandler, type Express, type Router } from 'ex
 import helmet from 'helmet';
 import mongoose from 'mongoose';
 import { authenticate, type SessionKeys } from './auth';
+import { within } from './deadline';
 import { HttpError } from './errors';
 import { requestLogging } from './http-log';
 import type { Metrics } from './metrics';
@@ -14,17 +15,12 @@ export type ReadinessCheck = () => Promise<boolean>;
 /** A readiness check that has not answered within this long counts as down (a probe must not hang). */
 const READY_WITHIN_MS = 2_000;
 
-async function passes(check: ReadinessCheck): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<false>((resolve) => {
-    timer = setTimeout(() => resolve(false), READY_WITHIN_MS);
-  });
-  try {
-    return await Promise.race([check().catch(() => false), late]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
+const passes = (check: ReadinessCheck) =>
+  within(
+    READY_WITHIN_MS,
+    check().catch(() => false),
+    false,
+  );
 
 export interface AppOptions {
   logger: Logger;

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type IORedis from 'ioredis';
 import type { Kafka, Producer } from 'kafkajs';
 import { Schema, Types, type Connection, type Model } from 'mongoose';
+import { within } from './deadline';
 import { EVENT_TYPES, type EventEnvelope } from './events';
 import { ensureTopics } from './kafka';
 import { carriedContext, openSpan, SpanKind } from './trace-context';
@@ -392,13 +393,11 @@ export class OutboxRelay {
   /** A Redis call that answers within a moment, or null (Redis away or slow). */
   private async quickly<T>(call: (redis: IORedis) => Promise<T>): Promise<T | null> {
     if (this.redis?.status !== 'ready') return null;
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), 500)));
-    try {
-      return await Promise.race([call(this.redis).catch(() => null), late]);
-    } finally {
-      clearTimeout(timer);
-    }
+    return within(
+      500,
+      call(this.redis).catch(() => null),
+      null,
+    );
   }
 
   /**

@@ -7,6 +7,7 @@ import type { Kafka } from 'kafkajs';
 import type { Connection } from 'mongoose';
 import { openApiDocument } from './api';
 import { createApp, type ReadinessCheck } from './app';
+import { within } from './deadline';
 import { sessionKeys } from './auth';
 import { startConsumer, type EventHandlers } from './consumer';
 import type { BaseConfig } from './config';
@@ -183,14 +184,9 @@ export async function startService<C extends ServiceConfig>(
       for (const close of closers.reverse()) {
         // A part that cannot close (a Redis client caught reconnecting, say) is left behind after
         // a while: the stop goes on, as a crash would have, and what it held is retried elsewhere.
-        let timer: NodeJS.Timeout | undefined;
-        const late = new Promise<'late'>((resolve) => {
-          timer = setTimeout(() => resolve('late'), CLOSE_WITHIN_MS).unref();
-        });
-        const outcome = await Promise.race([close(), late]).catch((err: unknown) => {
+        const outcome = await within(CLOSE_WITHIN_MS, close(), 'late' as const).catch((err: unknown) => {
           logger.warn({ err }, 'error while closing');
         });
-        clearTimeout(timer);
         if (outcome === 'late')
           logger.warn(`a part did not close within ${CLOSE_WITHIN_MS} ms; stopping without it`);
       }
