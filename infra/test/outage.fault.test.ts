@@ -116,6 +116,13 @@ class Load {
     return Object.fromEntries(Object.entries(seen).map(([k, s]) => [k, `${s.n}, slowest ${s.slowest} ms`]));
   }
 
+  /** The slowest answer, for the log: which request, how it was answered, and when it was sent. */
+  slowest(away: number): string {
+    const a = this.answers.reduce((most, x) => (x.ms > most.ms ? x : most));
+    const sent = ((a.at - away) / 1000).toFixed(1);
+    return `${a.ms} ms (${a.op} ${a.status}${a.error ? ` '${a.error}'` : ''}, sent ${sent} s after the stop)`;
+  }
+
   /** The requests sent and still unanswered, with how long each has waited. */
   waiting(): string[] {
     return [...this.pending].map((p) => `${p.op} for ${Date.now() - p.at} ms`);
@@ -288,7 +295,7 @@ async function outage(component: string, how: 'down' | 'kill', expectRefusals: b
     const during = load.statuses(away, back + 1000);
     console.log(
       `[outage] ${component} ${how}: during ${JSON.stringify(during)}, ` +
-        `all ${JSON.stringify(load.byOperation())}, slowest ${Math.max(...load.answers.map((a) => a.ms))} ms`,
+        `all ${JSON.stringify(load.byOperation())}, slowest ${load.slowest(away)}`,
     );
     // Every request was answered: with its outcome, a 4xx, or 503 while what it needed was away.
     const wrong = load.answers.filter((a) => a.status === 0 || (a.status >= 500 && a.status !== 503));
