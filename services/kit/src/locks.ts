@@ -54,7 +54,7 @@ export class DocumentLocks {
   private async holding<T>(name: string, deadline: number, work: () => Promise<T>): Promise<T> {
     const token = randomUUID();
     let pause = 2;
-    while ((await this.redis.set(name, token, 'PX', this.ttlMs, 'NX')) !== 'OK') {
+    while (!(await this.take(name, token))) {
       if (Date.now() > deadline) throw busy();
       await new Promise((resolve) => setTimeout(resolve, pause));
       pause = Math.min(50, pause * 2);
@@ -64,6 +64,21 @@ export class DocumentLocks {
     } finally {
       // A lock Redis cannot release now expires by itself: the work's result stands.
       await this.redis.eval(RELEASE, 1, name, token).catch(() => undefined);
+    }
+  }
+
+  /**
+   * Asks Redis for the lock. A SET that timed out here may still reach Redis later (queued while
+   * the connection was not ready, say, as when Redis is loading its data after a restart) and
+   * take the lock for nobody until it expires, so the writer lets that token go. The release is
+   * sent after the SET on the same connection, so Redis runs it after the SET, whenever that is.
+   */
+  private async take(name: string, token: string): Promise<boolean> {
+    try {
+      return (await this.redis.set(name, token, 'PX', this.ttlMs, 'NX')) === 'OK';
+    } catch (err) {
+      void this.redis.eval(RELEASE, 1, name, token).catch(() => undefined);
+      throw err;
     }
   }
 }

@@ -1,20 +1,12 @@
 import { DocumentLocks, HttpError, redisConnection } from '@raseed/kit';
-import { dropDatabase, MONGO_URL, uniqueName } from '@raseed/kit/testing';
-import mongoose, { Schema, type Connection, type Model } from 'mongoose';
+import { uniqueName } from '@raseed/kit/testing';
+import { accountsOfOwnDatabase } from './accounts';
 
 /** Document locks against the real Redis: the writers of two processes (two DocumentLocks) on one account. */
 const redis = redisConnection(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
-const dbName = uniqueName('raseed_kit_locks_test_');
-let conn: Connection;
-let accounts: Model<unknown>;
+const accounts = accountsOfOwnDatabase('raseed_kit_locks_test_');
 
-beforeAll(async () => {
-  conn = await mongoose.createConnection(MONGO_URL, { dbName }).asPromise();
-  accounts = conn.model<unknown>('Account', new Schema({ _id: String }), 'accounts');
-});
-afterAll(async () => {
-  await conn.close();
-  await dropDatabase(dbName);
+afterAll(() => {
   redis.disconnect();
 });
 
@@ -28,7 +20,7 @@ describe('DocumentLocks', () => {
     let most = 0;
     const order: string[] = [];
     const write = (locks: DocumentLocks, name: string) =>
-      locks.run(accounts, account, async () => {
+      locks.run(accounts(), account, async () => {
         inside++;
         most = Math.max(most, inside);
         order.push(name);
@@ -50,7 +42,7 @@ describe('DocumentLocks', () => {
     }
     // Nothing is left held or queued: a later writer gets the document at once.
     const started = Date.now();
-    await one.run(accounts, account, async () => undefined);
+    await one.run(accounts(), account, async () => undefined);
     expect(Date.now() - started).toBeLessThan(1000);
   });
 
@@ -58,13 +50,13 @@ describe('DocumentLocks', () => {
     const locks = new DocumentLocks(redis, 10_000, 300);
     const account = uniqueName('a');
     let letGo!: () => void;
-    const held = locks.run(accounts, account, () => new Promise<void>((resolve) => (letGo = resolve)));
+    const held = locks.run(accounts(), account, () => new Promise<void>((resolve) => (letGo = resolve)));
     await pause(20);
-    const waiting = locks.run(accounts, account, async () => 'second');
+    const waiting = locks.run(accounts(), account, async () => 'second');
     await expect(waiting).rejects.toMatchObject({ status: 503 });
     await expect(waiting).rejects.toBeInstanceOf(HttpError);
 
-    const third = locks.run(accounts, account, async () => 'third');
+    const third = locks.run(accounts(), account, async () => 'third');
     letGo();
     await held;
     await expect(third).resolves.toBe('third');
