@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type IORedis from 'ioredis';
 import type { Model } from 'mongoose';
+import { within } from './deadline';
 import { HttpError } from './errors';
 
 // Deletes the lock only if it is still ours (it may have expired and been taken since).
@@ -63,7 +64,7 @@ export class DocumentLocks {
       return await work();
     } finally {
       // A lock Redis cannot release now expires by itself: the work's result stands.
-      await this.redis.eval(RELEASE, 1, name, token).catch(() => undefined);
+      await this.release(name, token);
     }
   }
 
@@ -77,9 +78,13 @@ export class DocumentLocks {
     try {
       return (await this.redis.set(name, token, 'PX', this.ttlMs, 'NX')) === 'OK';
     } catch (err) {
-      void this.redis.eval(RELEASE, 1, name, token).catch(() => undefined);
+      void this.release(name, token);
       throw err;
     }
+  }
+
+  private release(name: string, token: string): Promise<unknown> {
+    return this.redis.eval(RELEASE, 1, name, token).catch(() => undefined);
   }
 }
 
@@ -87,13 +92,10 @@ const busy = () => new HttpError(503, 'The service is busy. Please try again.');
 
 /** Waits for `turn`, or fails busy at the deadline. */
 async function waitUntil(turn: Promise<void>, deadline: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(busy()), Math.max(0, deadline - Date.now()));
-  });
-  try {
-    await Promise.race([turn, late]);
-  } finally {
-    clearTimeout(timer);
-  }
+  const came = await within(
+    Math.max(0, deadline - Date.now()),
+    turn.then(() => true),
+    false,
+  );
+  if (!came) throw busy();
 }
