@@ -27,9 +27,19 @@ export class DocumentLocks {
   /** This process's writers waiting for a document, in line: a released lock goes to the next at once. */
   private readonly lines = new Map<string, Promise<void>>();
 
-  /** Runs `work` as the only writer of the model's document whose `_id` (or other unique key) is `id`. */
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any model's documents can be locked
-  async run<T>(model: Model<any>, id: unknown, work: () => Promise<T>): Promise<T> {
+  /**
+   * Runs `work` as the only writer of the model's document whose `_id` (or other unique key) is
+   * `id`. With `peek`, the Redis key's value is read in the same round trip as the lock is taken,
+   * after it, and handed to `work` (what the writer before left there, say a hint it moved on
+   * before letting go).
+   */
+  async run<T>(
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any model's documents can be locked
+    model: Model<any>,
+    id: unknown,
+    work: (peeked: string | null) => Promise<T>,
+    peek?: string,
+  ): Promise<T> {
     const name = `raseed:lock:${model.db.name}.${model.collection.collectionName}:${String(id)}`;
     const deadline = Date.now() + this.waitMs;
     // Writers of one process take the Redis lock one after another, each as the one before lets
@@ -40,7 +50,7 @@ export class DocumentLocks {
     this.lines.set(name, line);
     try {
       await waitUntil(ahead, deadline);
-      return await this.holding(name, deadline, work);
+      return await this.holding(name, deadline, work, peek);
     } finally {
       // Once this writer's turn came (or it gave up), the next one's comes.
       void ahead.then(() => done());
@@ -52,19 +62,27 @@ export class DocumentLocks {
     if (this.lines.get(name) === line) this.lines.delete(name);
   }
 
-  private async holding<T>(name: string, deadline: number, work: () => Promise<T>): Promise<T> {
+  private async holding<T>(
+    name: string,
+    deadline: number,
+    work: (peeked: string | null) => Promise<T>,
+    peek: string | undefined,
+  ): Promise<T> {
     const token = randomUUID();
     let pause = 2;
-    while (!(await this.take(name, token))) {
+    let taken: { peeked: string | null } | null;
+    while (!(taken = await this.take(name, token, peek))) {
       if (Date.now() > deadline) throw busy();
       await new Promise((resolve) => setTimeout(resolve, pause));
       pause = Math.min(50, pause * 2);
     }
     try {
-      return await work();
+      return await work(taken.peeked);
     } finally {
-      // A lock Redis cannot release now expires by itself: the work's result stands.
-      await this.release(name, token);
+      // Not waited for: the next writer's SET follows it on this connection (one of this process),
+      // or retries shortly (another's). A lock Redis cannot release expires by itself, and the
+      // work's result stands either way.
+      void this.release(name, token);
     }
   }
 
@@ -74,9 +92,12 @@ export class DocumentLocks {
    * take the lock for nobody until it expires, so the writer lets that token go. The release is
    * sent after the SET on the same connection, so Redis runs it after the SET, whenever that is.
    */
-  private async take(name: string, token: string): Promise<boolean> {
+  private async take(name: string, token: string, peek?: string): Promise<{ peeked: string | null } | null> {
+    // Sent together, so Redis reads `peek` right after the SET, on the same connection.
+    const set = this.redis.set(name, token, 'PX', this.ttlMs, 'NX');
+    const peeked = peek === undefined ? null : this.redis.get(peek).catch(() => null);
     try {
-      return (await this.redis.set(name, token, 'PX', this.ttlMs, 'NX')) === 'OK';
+      return (await set) === 'OK' ? { peeked: await peeked } : null;
     } catch (err) {
       void this.release(name, token);
       throw err;

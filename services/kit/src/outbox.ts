@@ -30,8 +30,9 @@ import { insertNew, insertOnce, modelOf } from './mongo';
  * to be sent, and the relay deletes a record once its events are on Kafka. Nothing else writes
  * that collection but inserts, so no lock is needed. A relay stopped between the send and the
  * delete sends the record again, and so may a pointer made again by a writer that lost its race
- * after the winner's was sent; the relay remembers in Redis for a day which events it sent to
- * skip most of these, and consumers drop any duplicate that gets through by event id. With
+ * after the winner's was sent; the relay remembers in Redis for an hour which events it sent to
+ * skip most of these (SENT_KEPT_SECONDS), and consumers drop any duplicate that gets through by
+ * event id. With
  * several instances of a service, one relay sends at a time (LEASE_MS).
  *
  * The relay does not poll the store to learn of new events: every write through the Outbox wakes
@@ -183,6 +184,15 @@ const RECHECK_MS = { first: 500, most: 5_000, dropAfter: 24 * 3600_000 };
 const HOLD_MS = 3_000;
 
 /**
+ * How long the relay remembers an event it sent. The repeats it saves come within seconds of the
+ * send: a relay cut off between its send and its delete is followed by the next one within the
+ * lease (LEASE_MS), and a writer that lost its race made its pointer as the winner did. One key
+ * per event sent: at 20 orders a second, with their events, an hour is a few hundred thousand
+ * keys, where a day was millions, all in Redis's memory and read back at each of its starts.
+ */
+const SENT_KEPT_SECONDS = 3_600;
+
+/**
  * One relay of a service sends at a time: two that read the same batch would both send it
  * (consumers drop the repeats, but each costs a send and a consume). The one sending holds a
  * lease in Redis, renewed before each batch; the others ask at each poll and take it over
@@ -225,7 +235,7 @@ export class OutboxRelay {
     private readonly outbox: Outbox,
     private readonly logger: Logger,
     options: { pollMs?: number; batchSize?: number; topicPrefix?: string; partitions?: number } = {},
-    /** Where sent event ids are remembered for a day (see carriesEvents); optional. */
+    /** Where sent event ids are remembered for a while (SENT_KEPT_SECONDS); optional. */
     private readonly redis?: IORedis,
   ) {
     this.pollMs = options.pollMs ?? 1000;
@@ -385,7 +395,7 @@ export class OutboxRelay {
   private async remember(events: EventEnvelope[]): Promise<void> {
     await this.quickly((redis) => {
       const batch = redis.pipeline();
-      for (const event of events) batch.set(this.sentKey(event), '1', 'EX', 86_400);
+      for (const event of events) batch.set(this.sentKey(event), '1', 'EX', SENT_KEPT_SECONDS);
       return batch.exec();
     });
   }

@@ -46,6 +46,39 @@ describe('DocumentLocks', () => {
     expect(Date.now() - started).toBeLessThan(1000);
   });
 
+  it('hands each writer, in the round trip that takes the lock, what the writer before it left in Redis as it let go', async () => {
+    // Two processes' writers, each on a Redis connection of its own.
+    const second = redisConnection(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
+    const account = uniqueName('a');
+    const key = `raseed:test:${account}:count`;
+    try {
+      const sides = [
+        { locks: new DocumentLocks(redis), conn: redis },
+        { locks: new DocumentLocks(second), conn: second },
+      ];
+      const seen: (string | null)[] = [];
+      await Promise.all(
+        Array.from({ length: 40 }, (_, i) => {
+          const { locks, conn } = sides[i % 2]!;
+          return locks.run(
+            accounts(),
+            account,
+            async (peeked) => {
+              seen.push(peeked);
+              // Not waited for, as the ledger moves its hint on: it goes out ahead of the release.
+              void conn.set(key, String(Number(peeked ?? 0) + 1));
+            },
+            key,
+          );
+        }),
+      );
+      expect(seen).toEqual([null, ...Array.from({ length: 39 }, (_, i) => String(i + 1))]);
+    } finally {
+      await redis.del(key);
+      second.disconnect();
+    }
+  });
+
   it('answers 503 to a writer whose turn does not come in time, and the writers behind it still get theirs', async () => {
     const locks = new DocumentLocks(redis, 10_000, 300);
     const account = uniqueName('a');

@@ -191,6 +191,25 @@ describe('the outbox relay', () => {
     await expectOutboxEmptied();
   });
 
+  it('sends nothing again for a pointer a losing writer makes after the send, and remembers the send for an hour', async () => {
+    const id = uniqueName('s');
+    const event = registered(id);
+    const record = { _id: id, email: event.data.email };
+    expect((await outbox.insertOnce(signups, record, [event], { lookFirst: false })).first).toBe(true);
+    await readEvents('user.registered', (e) => e.id === event.id, { timeoutMs: 4000, settleMs: 0 });
+    await expectOutboxEmptied();
+
+    // A writer that lost the race without looking first leaves a pointer to the winner's record.
+    const late = await outbox.insertOnce(signups, record, [registered(id)], { lookFirst: false });
+    expect(late.first).toBe(false);
+    await expectOutboxEmptied();
+    const arrived = await readEvents('user.registered', (e) => e.data.userId === id, { timeoutMs: 4000 });
+    expect(arrived.map((e) => e.id)).toEqual([event.id]);
+    const remembered = await redis.ttl(`raseed:outbox:sent:${TEST_TOPIC_PREFIX}${event.id}`);
+    expect(remembered).toBeGreaterThan(3_500);
+    expect(remembered).toBeLessThanOrEqual(3_600);
+  });
+
   it('loses no event when stale copies of the records are written back whole while it drains', async () => {
     // What a writer whose lock expired does on the local store: read, wait, write the whole copy back.
     const ids = Array.from({ length: 30 }, () => uniqueName('s'));
