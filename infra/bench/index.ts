@@ -502,10 +502,11 @@ export async function breakdownFigures() {
         : `${span.service}: ${span.name}`;
       add(step, order, span.end - span.start);
     }
-    const request = spans.find((s) => s.service === 'orders' && s.name === 'POST /api/orders');
+    // The event is born in the insert of the order's debit entry, which wakes the wallet's relay.
+    const born = spans.find((s) => s.service === 'wallet' && s.name === 'insert entries');
     const [publish, consumed] = [named('order.placed publish'), named('order.placed process')];
-    if (request && publish)
-      add('relay delay: order answered → order.placed sent', order, publish.start - request.end);
+    if (born && publish)
+      add('relay delay: order.placed born (debit inserted) → sent', order, publish.start - born.end);
     if (publish && consumed)
       add('Kafka: order.placed sent → its consumer starts', order, consumed.start - publish.end);
   });

@@ -89,11 +89,12 @@ it("follows one order's trace from the gateway through the services and over Kaf
   // One tree: every span's parent is the test's root or another span of the trace.
   const ids = new Set([root, ...found.map((s) => s.spanId)]);
   expect(found.filter((s) => !ids.has(s.parentSpanId ?? ''))).toEqual([]);
-  // The order.placed consumer continues the relay's send of the event, which continues the order request.
+  // The order.placed consumer continues the wallet relay's send of the event (born with the order's
+  // debit), which continues the order request.
   const byId = new Map(found.map((s) => [s.spanId, s]));
   const consumer = found.find((s) => s.name === 'order.placed process')!;
   const publish = byId.get(consumer.parentSpanId!)!;
-  expect(publish).toMatchObject({ service: 'orders', name: 'order.placed publish' });
+  expect(publish).toMatchObject({ service: 'wallet', name: 'order.placed publish' });
 
   // Log lines written inside the trace carry its id.
   expect(await logged(store.cluster, traceId)).toEqual({ gateway: true, orders: true, wallet: true });

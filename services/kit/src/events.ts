@@ -186,6 +186,11 @@ export function parseEvent(raw: string): EventEnvelope | null {
   } catch {
     return null;
   }
+  return asEvent(json);
+}
+
+/** The value as a valid, known event, or null (an event handed over in a request body, say). */
+export function asEvent(json: unknown): EventEnvelope | null {
   const envelope = envelopeSchema.safeParse(json);
   if (!envelope.success || !Object.hasOwn(eventSchemas, envelope.data.type)) return null;
   const type = envelope.data.type as EventType;

@@ -1,6 +1,6 @@
 import { keyedId } from '@raseed/kit';
 import { Types } from 'mongoose';
-import { eventually } from '@raseed/kit/testing';
+import { eventually, readEvents } from '@raseed/kit/testing';
 import { insertOrder, startTestOrders, toMicros, type TestOrders, type TestUser } from './support';
 
 let orders: TestOrders;
@@ -96,6 +96,40 @@ describe('repairing what a crash cut off, at start-up', () => {
     expect(await refunds(rejected)).toBe(1);
     expect(orders.sim.placed.filter((o) => o.uuid === lost)).toHaveLength(1);
     expect(await orders.wallet.balance(user)).toBe(46);
+  });
+});
+
+describe("a paid order's order.placed", () => {
+  it('is born with its debit, and a repair that finds the debit again announces the same event', async () => {
+    const key = new Types.ObjectId().toString();
+    const placed = await orders
+      .order(user, { product_id: giftCard, quantity: 1, params: 'Account e-mail:a@b.c' }, key)
+      .expect(201);
+    const id = placed.body.orderId as string;
+    // Shown paid with no fate record: the debit's entry decided it and carries its event.
+    expect(await stored(id)).toMatchObject({ paid: true });
+    expect(await orders.db.collection('order_fates').countDocuments({ _id: id as never })).toBe(0);
+    const [entry] = await orders.wallet.db
+      .collection('entries')
+      .find({ key: `order:${id}:debit` })
+      .toArray();
+    expect((entry!.events as { type: string; id: string }[]).map((e) => [e.type, e.id])).toEqual([
+      ['wallet.debited', expect.any(String)],
+      ['order.placed', `order.placed:${id}`],
+    ]);
+
+    // As if the order had been cut off after its debit, before it was shown, a while ago.
+    await orders.db
+      .collection('orders')
+      .updateOne({ _id: new Types.ObjectId(id) }, { $set: { paid: false, createdAt: longAgo() } });
+    await orders.restart();
+    expect(await stored(id)).toMatchObject({ paid: true });
+    expect(await orders.db.collection('order_fates').findOne({ _id: id as never })).toMatchObject({
+      fate: 'paid',
+    });
+    // However many times it is sent, it is one event to its consumers.
+    const heard = await readEvents('order.placed', (e) => e.data.orderId === id, { settleMs: 2000 });
+    expect(new Set(heard.map((e) => e.id))).toEqual(new Set([`order.placed:${id}`]));
   });
 });
 

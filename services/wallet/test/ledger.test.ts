@@ -1,4 +1,4 @@
-import { KEY_REUSED, toDollars, toMicros } from '@raseed/kit';
+import { createEvent, KEY_REUSED, toDollars, toMicros } from '@raseed/kit';
 import { eventually, publishEvents, readEvents } from '@raseed/kit/testing';
 import { Types } from 'mongoose';
 import {
@@ -40,6 +40,17 @@ const debtEntries = async (user: TestUser) =>
   (await wallet.entries(user.id)).filter((e) => e.kind === 'debt');
 
 const newKey = () => `edit-${new Types.ObjectId()}`;
+
+/** What orders tells of a paid $4 order in its order.placed, which its debit carries. */
+const placedFacts = (orderId: string, user: TestUser) => ({
+  orderId,
+  userId: user.id,
+  productId: 'c-card',
+  productName: 'Card',
+  quantity: 1,
+  total: toMicros(4),
+  placedAt: new Date().toISOString(),
+});
 
 /** The ids of an account's entries: what a refused change must leave as it was. */
 const entryIds = async (user: TestUser) => (await wallet.entries(user.id)).map((e) => String(e._id));
@@ -117,6 +128,73 @@ describe('wallet ledger', () => {
       ['OUT', 'confirmed'],
       ['IN', 'confirmed'],
     ]);
+  });
+
+  it("carries the order's order.placed in its debit's entry, sent once with the debit's own event", async () => {
+    const user = await newUser();
+    await confirm(user, 10);
+    await waitForBalance(user, 10);
+    const orderId = new Types.ObjectId().toString();
+    const placed = {
+      ...createEvent('orders', 'order.placed', user.id, { ...placedFacts(orderId, user), kind: 'created' }),
+      id: `order.placed:${orderId}`,
+    };
+    const debit = { userId: user.id, amount: toMicros(4), productName: 'Card', announce: placed };
+    await wallet.internal(`/internal/orders/${orderId}/debit`, debit).expect(200);
+    // A repeat (a retried order request) moves nothing and announces nothing again.
+    const again = await wallet.internal(`/internal/orders/${orderId}/debit`, debit).expect(200);
+    expect(again.body).toMatchObject({ applied: false, balance: toMicros(6) });
+
+    const [announced, ...more] = await readEvents('order.placed', (e) => e.data.orderId === orderId);
+    expect(more).toEqual([]);
+    expect(announced).toMatchObject({ id: placed.id, key: user.id, source: 'orders', data: placed.data });
+    const [debited] = await readEvents('wallet.debited', (e) => e.data.key === `order:${orderId}:debit`);
+    expect(debited!.data).toMatchObject({ amount: toMicros(4), balance: toMicros(6) });
+    const [entry] = await wallet.db
+      .collection('entries')
+      .find({ key: `order:${orderId}:debit` })
+      .toArray();
+    expect((entry!.events as { type: string }[]).map((e) => e.type)).toEqual([
+      'wallet.debited',
+      'order.placed',
+    ]);
+  });
+
+  it('refuses with 400 a debit announcing another order, user or total, and moves nothing', async () => {
+    const user = await newUser();
+    await confirm(user, 10);
+    await waitForBalance(user, 10);
+    const orderId = new Types.ObjectId().toString();
+    const facts = placedFacts(orderId, user);
+    const other = await newUser();
+    const wrong = [
+      createEvent('orders', 'order.placed', user.id, { ...facts, orderId: new Types.ObjectId().toString() }),
+      createEvent('orders', 'order.placed', user.id, { ...facts, userId: other.id }),
+      createEvent('orders', 'order.placed', other.id, facts),
+      createEvent('orders', 'order.placed', user.id, { ...facts, total: toMicros(1) }),
+      createEvent('orders', 'order.confirmed', user.id, {
+        orderId,
+        userId: user.id,
+        total: toMicros(4),
+        replay: null,
+      }),
+      { id: 'x', type: 'order.placed', data: facts },
+      'order.placed',
+    ];
+    const before = await entryIds(user);
+    for (const announce of wrong) {
+      const refused = await wallet
+        .internal(`/internal/orders/${orderId}/debit`, {
+          userId: user.id,
+          amount: toMicros(4),
+          productName: 'Card',
+          announce,
+        })
+        .expect(400);
+      expect(refused.body.error).toBe('The announcement does not match the debit.');
+    }
+    expect(await entryIds(user)).toEqual(before);
+    expect(await wallet.balance(user)).toBe(10);
   });
 
   it("answers whether an order was paid for and refunded, from the ledger's keys", async () => {

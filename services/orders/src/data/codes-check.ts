@@ -22,8 +22,8 @@ async function byIds<T>(ids: string[], find: (ids: string[]) => Promise<T[]>): P
   return found;
 }
 
-type CheckedOrder = Pick<Order, '_id' | 'userId' | 'stocked' | 'status' | 'quantity'>;
-const ORDER_FIELDS = { userId: 1, stocked: 1, status: 1, quantity: 1 };
+type CheckedOrder = Pick<Order, '_id' | 'userId' | 'stocked' | 'status' | 'quantity' | 'paid'>;
+const ORDER_FIELDS = { userId: 1, stocked: 1, status: 1, quantity: 1, paid: 1 };
 
 /**
  * Checks that every sold code is on exactly one confirmed order (rule 11: a code is sold by its
@@ -78,7 +78,7 @@ export async function checkCodes(
           ? `which was ${decision.action}`
           : fate?.fate === 'void'
             ? 'which was voided'
-            : fate?.fate === 'paid'
+            : order.paid || fate?.fate === 'paid'
               ? 'which was paid but never delivered'
               : 'which was never paid';
     const account = order ? ` (account ${order.userId})` : '';

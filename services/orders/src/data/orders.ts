@@ -95,8 +95,10 @@ export interface Failure {
 /**
  * An unpaid order's fate, decided once (rule 11): paid when the wallet's debit holds the order's
  * debit key, void when a void holds it (the wallet refused the debit, or the repair gave up on a
- * cut-off placement first). The wallet's key decides; this record, keyed by the order id, follows
- * it and carries order.placed for a paid order. The order's `paid` and `failed` follow the record.
+ * cut-off placement first). The wallet's key decides. A placement the wallet paid keeps no record:
+ * its debit carried order.placed, and the order's `paid` follows the debit's answer (PAID). This
+ * record, keyed by the order id, holds the other fates: a void, and a debit that a repair (or a
+ * repeat of the request) found, which it follows and announces again (the same event, by its id).
  */
 const fateSchema = new Schema(
   {
@@ -115,6 +117,15 @@ export interface OrderFate {
   failed: Failure | null;
   at: Date;
 }
+
+/** What an order shows of its fate (its `paid` and `failed`). */
+export type Shown = Pick<OrderFate, 'fate' | 'failed'>;
+
+/**
+ * A paid order's fate as its debit decided it. The debit carried its order.placed (see pay), so
+ * it needs no fate record: those are kept for voids and for what a repair finds (see settle).
+ */
+export const PAID: Shown = { fate: 'paid', failed: null };
 
 /**
  * A decision taken once (rule 9): the insert of a record keyed by the order id, carrying the
@@ -241,8 +252,9 @@ export class OrderStore implements TallySource {
   }
 
   /**
-   * Records the order's fate once (a paid one with its order.placed event), then has the order
-   * follow it; answers the fate that stands, which is the earlier one if another writer was first.
+   * Records the order's fate once (a paid one with its order.placed event, in case the debit was
+   * made without it), then has the order follow it; answers the fate that stands, which is the
+   * earlier one if another writer was first. A placement that is paid needs none (PAID).
    */
   async settle(order: Order, fate: Omit<OrderFate, '_id' | 'at'>): Promise<OrderFate> {
     const record: OrderFate = { _id: order._id.toString(), ...fate, at: new Date() };
@@ -259,7 +271,7 @@ export class OrderStore implements TallySource {
   }
 
   /** Moves the order's `paid` and `failed` to its fate; safe to repeat and to race (all write the same). */
-  async follow(id: Types.ObjectId, fate: OrderFate): Promise<void> {
+  async follow(id: Types.ObjectId, fate: Shown): Promise<void> {
     const set = fate.fate === 'paid' ? { paid: true, failed: null } : { paid: false, failed: fate.failed };
     await this.locks.run(this.models.Order, id, () =>
       this.models.Order.updateOne({ _id: id }, { $set: set }),

@@ -16,7 +16,8 @@ import {
 import { Types } from 'mongoose';
 import type { CodeStore } from '../data/codes';
 import type { StockLevels } from '../data/stock-levels';
-import type { Decision, Failure, Order, OrderFate, OrderStore } from '../data/orders';
+import { PAID, type Decision, type Failure, type Order, type OrderStore, type Shown } from '../data/orders';
+import { orderPlaced } from '../events/published';
 import type { DeletedUsers } from '../data/users';
 import { codeTexts } from './codes';
 import { joinParams, MAX_QUANTITY, paramValues, texts } from './rules';
@@ -156,10 +157,11 @@ export async function placeOrder(
 
 /**
  * Has the wallet debit the order under its id (idempotent: a repeat answers the first debit),
- * then records the order paid, shows and announces it, and hands a supplier order to its
- * placement job. A refused debit decides the order's fate by a void (see decideUnpaid). An
- * order from a stock of codes claims its codes first: without enough it is voided 'Out of
- * stock' (nothing is charged); paid, it is confirmed with them at once (deliver).
+ * the debit carrying the order's order.placed (rule 11: the insert that decides it is paid
+ * announces it), then shows the order paid. Its event hands a supplier order to its placement
+ * job. A refused debit decides the order's fate by a void (see decideUnpaid). An order from a
+ * stock of codes claims its codes first: without enough it is voided 'Out of stock' (nothing is
+ * charged); paid, it is confirmed with them at once (deliver).
  */
 async function pay(deps: OrderDeps, order: Order): Promise<Placed> {
   const orderId = order._id.toString();
@@ -174,15 +176,17 @@ async function pay(deps: OrderDeps, order: Order): Promise<Placed> {
       return fateAnswer(deps, order, fate);
     }
   }
-  let fate: OrderFate;
+  let fate: Shown;
   let balance: number | undefined;
   try {
     ({ balance } = await deps.wallet.post<{ balance: number }>(`/internal/orders/${orderId}/debit`, {
       userId: order.userId,
       amount: order.total,
       productName: order.productName,
+      announce: orderPlaced(order),
     }));
-    fate = await deps.orders.settle(order, { fate: 'paid', failed: null });
+    await deps.orders.follow(order._id, PAID);
+    fate = PAID;
   } catch (err) {
     // Unknown whether the debit happened: a retry with the same key, or the repair, finishes it.
     if (!(err instanceof HttpError) || err.status >= 500) throw err;
@@ -223,7 +227,7 @@ async function deliver(deps: OrderDeps, order: Order, claimed?: string[]): Promi
  * claimed with a void, so a debit still on its way (a stalled request, a retry) finds the key
  * taken and moves nothing; a debit that got there first makes the order paid instead.
  */
-async function decideUnpaid(deps: OrderDeps, order: Order, failed: Failure): Promise<OrderFate> {
+async function decideUnpaid(deps: OrderDeps, order: Order, failed: Failure): Promise<Shown> {
   const state = await deps.wallet.post<{ voided: boolean }>(`/internal/orders/${order._id.toString()}/void`, {
     userId: order.userId,
   });
@@ -231,7 +235,7 @@ async function decideUnpaid(deps: OrderDeps, order: Order, failed: Failure): Pro
 }
 
 /** The answer to the order's placement once its fate is known (its order.placed event hands a supplier order on: onOrderPlaced). */
-async function fateAnswer(deps: OrderDeps, order: Order, fate: OrderFate, balance?: number): Promise<Placed> {
+async function fateAnswer(deps: OrderDeps, order: Order, fate: Shown, balance?: number): Promise<Placed> {
   if (fate.fate === 'void') {
     const failed = fate.failed ?? { status: 409, error: texts.cutOff };
     return fail(failed.status, failed.error);
@@ -248,18 +252,15 @@ async function fateAnswer(deps: OrderDeps, order: Order, fate: OrderFate, balanc
 }
 
 /**
- * Hands a paid supplier order to its placement job, on its order.placed event. The event may
- * arrive before the order shows its fate, so the fate is followed first (the job reads it).
- * While the queue is away the repair does it later.
+ * Hands a paid supplier order to its placement job, on its order.placed event. The event is born
+ * with the order's debit (or its paid fate), so the order is paid; it may arrive before the order
+ * shows it, which it then follows first (the job reads it). While the queue is away the repair
+ * does it later.
  */
 export async function handOff(deps: OrderDeps, orderId: string): Promise<void> {
   const order = await deps.orders.findById(orderId);
   if (order?.kind !== 'supplier' || order.externalId) return;
-  if (!order.paid) {
-    const fate = await deps.orders.fateOf(orderId);
-    if (fate?.fate !== 'paid') return;
-    await deps.orders.follow(order._id, fate);
-  }
+  if (!order.paid) await deps.orders.follow(order._id, PAID);
   await deps.fulfil({ ...order, paid: true }).catch((err: unknown) => {
     deps.logger.warn(
       { err, orderId: order._id.toString() },
@@ -408,7 +409,7 @@ async function repairClaims(deps: OrderDeps, unpaidAfterMs: number): Promise<num
       await releaseCodes(deps, order);
       fixed++;
     } else if (
-      fate?.fate === 'paid' &&
+      (order.paid || fate?.fate === 'paid') &&
       order.status === 'waiting' &&
       order.createdAt.getTime() < Date.now() - Math.min(unpaidAfterMs, 30_000)
     ) {

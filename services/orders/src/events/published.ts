@@ -13,8 +13,13 @@ interface OrderFacts {
   stocked?: boolean;
 }
 
-export const orderPlaced = (o: OrderFacts) =>
-  createEvent('orders', 'order.placed', o.userId, {
+/**
+ * A paid order's event. Its id is the order's, so the event is one wherever it is born: with the
+ * order's debit as a rule, or with its paid fate when a repair finds the debit (see settle), and
+ * consumers drop the second as a repeat.
+ */
+export const orderPlaced = (o: OrderFacts) => ({
+  ...createEvent('orders', 'order.placed', o.userId, {
     orderId: o._id.toString(),
     userId: o.userId,
     productId: o.productId,
@@ -24,7 +29,9 @@ export const orderPlaced = (o: OrderFacts) =>
     placedAt: o.createdAt.toISOString(),
     kind: o.kind,
     ...(o.stocked && { fromStock: true }),
-  });
+  }),
+  id: `order.placed:${o._id.toString()}`,
+});
 
 export const orderStuck = (o: OrderFacts) =>
   createEvent('orders', 'order.stuck', o.userId, {

@@ -7,6 +7,7 @@ import {
   keyReused,
   raiseTo,
   type DocumentLocks,
+  type EventEnvelope,
   type Outbox,
 } from '@raseed/kit';
 import type IORedis from 'ioredis';
@@ -84,6 +85,8 @@ export interface Movement {
   fingerprint?: string;
   productName: string;
   status?: string;
+  /** Events of another service that this movement decides (an order's order.placed), carried with its own. */
+  announce?: EventEnvelope[];
 }
 
 /** `applied` is false when the key was already recorded: the entry is then the first result. */
@@ -114,14 +117,6 @@ export class Ledger {
   ) {}
 
   /**
-   * Records a movement once per key: read the last entry, check it, insert seq + 1. A
-   * duplicate seq means another writer got there first, so read on and try again; a
-   * duplicate key means the movement was recorded before, and its first result is the
-   * answer. The per-account lock only saves retries: the unique indexes decide. A refusal
-   * (a short balance, a debt changed meanwhile) is only ever given on the true last entry,
-   * never on the hint.
-   */
-  /**
    * Dollars moved so far (micro-dollars), by what moved them: top-ups and admins' credits,
    * admins' withdrawals, order debits and refunds. Read for the operators' metrics.
    */
@@ -142,67 +137,83 @@ export class Ledger {
     return { credits, withdrawals, debits, refunds };
   }
 
+  /**
+   * Records a movement once per key: read the last entry, check it, insert seq + 1. A
+   * duplicate seq means another writer got there first, so read on and try again; a
+   * duplicate key means the movement was recorded before, and its first result is the
+   * answer. The per-account lock only saves retries: the unique indexes decide. A refusal
+   * (a short balance, a debt changed meanwhile) is only ever given on the true last entry,
+   * never on the hint.
+   */
   move(m: Movement): Promise<MovementResult> {
-    return this.locks.run(this.entries, m.account, async () => {
-      let last = await this.last(m.account, { verified: false });
-      for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-        const signed = m.type === 'OUT' ? -m.amount : m.type === 'IN' ? m.amount : 0;
-        const debtChange = !m.debt ? 0 : 'set' in m.debt ? m.debt.set - last.debt : m.debt.add;
-        // Checked against the entry this one chains onto, so a change that lands first is seen on the retry.
-        const refusal =
-          m.expectedDebt !== undefined && last.debt !== m.expectedDebt
-            ? debtChanged()
-            : last.balance + signed < 0 || last.debt + debtChange < 0
-              ? new InsufficientBalance(last.balance)
-              : null;
-        if (refusal) {
-          // The hint may lag behind the chain: walk on, and refuse only on the true last entry.
-          const next = await this.entries
-            .findOne({ account: m.account, seq: last.seq + 1 })
-            .lean<LedgerEntry>();
-          if (next) {
-            last = next;
-            continue;
+    // The hint is read as the lock is taken, in the same round trip (see last()).
+    return this.locks.run(
+      this.entries,
+      m.account,
+      async (hinted) => {
+        let last = await this.last(m.account, { verified: false, hinted });
+        for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+          const signed = m.type === 'OUT' ? -m.amount : m.type === 'IN' ? m.amount : 0;
+          const debtChange = !m.debt ? 0 : 'set' in m.debt ? m.debt.set - last.debt : m.debt.add;
+          // Checked against the entry this one chains onto, so a change that lands first is seen on the retry.
+          const refusal =
+            m.expectedDebt !== undefined && last.debt !== m.expectedDebt
+              ? debtChanged()
+              : last.balance + signed < 0 || last.debt + debtChange < 0
+                ? new InsufficientBalance(last.balance)
+                : null;
+          if (refusal) {
+            // The hint may lag behind the chain: walk on, and refuse only on the true last entry.
+            const next = await this.entries
+              .findOne({ account: m.account, seq: last.seq + 1 })
+              .lean<LedgerEntry>();
+            if (next) {
+              last = next;
+              continue;
+            }
+            const first = await this.firstResult(m);
+            if (first) return first;
+            throw refusal;
           }
-          const first = await this.firstResult(m);
-          if (first) return first;
-          throw refusal;
+          const entry: LedgerEntry = {
+            _id: new Types.ObjectId(),
+            account: m.account,
+            seq: last.seq + 1,
+            key: m.key,
+            kind: m.kind,
+            type: m.type,
+            amount: m.amount,
+            balance: last.balance + signed,
+            debtChange,
+            debt: last.debt + debtChange,
+            productName: m.productName,
+            status: m.status ?? 'confirmed',
+            fingerprint: m.fingerprint,
+            createdAt: new Date(),
+          };
+          try {
+            await this.outbox.create(this.entries, entry, [...entryEvents(entry), ...(m.announce ?? [])], {
+              account: entry.account,
+              seq: entry.seq,
+            });
+            this.remember(entry);
+            // Not waited for: it is sent ahead of the lock's release on the same connection, so the
+            // next writer, who reads the hint as it takes the lock, reads it moved on.
+            void this.advanceHint(m.account, entry.seq);
+            return { entry, applied: true };
+          } catch (err) {
+            if (!isDuplicateKey(err)) throw err;
+            const first = await this.firstResult(m);
+            if (first) return first;
+            last =
+              (await this.entries.findOne({ account: m.account, seq: last.seq + 1 }).lean<LedgerEntry>()) ??
+              (await this.last(m.account, { verified: true }));
+          }
         }
-        const entry: LedgerEntry = {
-          _id: new Types.ObjectId(),
-          account: m.account,
-          seq: last.seq + 1,
-          key: m.key,
-          kind: m.kind,
-          type: m.type,
-          amount: m.amount,
-          balance: last.balance + signed,
-          debtChange,
-          debt: last.debt + debtChange,
-          productName: m.productName,
-          status: m.status ?? 'confirmed',
-          fingerprint: m.fingerprint,
-          createdAt: new Date(),
-        };
-        try {
-          await this.outbox.create(this.entries, entry, entryEvents(entry), {
-            account: entry.account,
-            seq: entry.seq,
-          });
-          this.remember(entry);
-          await this.advanceHint(m.account, entry.seq);
-          return { entry, applied: true };
-        } catch (err) {
-          if (!isDuplicateKey(err)) throw err;
-          const first = await this.firstResult(m);
-          if (first) return first;
-          last =
-            (await this.entries.findOne({ account: m.account, seq: last.seq + 1 }).lean<LedgerEntry>()) ??
-            (await this.last(m.account, { verified: true }));
-        }
-      }
-      throw new HttpError(503, 'The wallet is busy. Please try again.');
-    });
+        throw new HttpError(503, 'The wallet is busy. Please try again.');
+      },
+      this.hintKey(m.account),
+    );
   }
 
   private async firstResult(m: Movement): Promise<MovementResult | null> {
@@ -227,10 +238,14 @@ export class Ledger {
    * remembered in Redis as a hint, so the entry is found by equality (the local store's
    * cheap query); `verified` also walks past entries whose writer has not moved the
    * hint yet. Without it, a stale hint only costs the movement a duplicate-seq retry.
+   * `hinted` is the hint when the caller has read it already (as it took the account's lock).
    */
-  async last(account: string, { verified }: { verified: boolean }): Promise<LedgerEntry> {
+  async last(
+    account: string,
+    { verified, hinted: read }: { verified: boolean; hinted?: string | null },
+  ): Promise<LedgerEntry> {
     // Without Redis there is no hint: the last entry is looked up in the store.
-    const stored = await this.redis.get(this.hintKey(account)).catch(() => null);
+    const stored = read !== undefined ? read : await this.redis.get(this.hintKey(account)).catch(() => null);
     const hint = stored === null ? -1 : Number(stored);
     const known = this.heads.get(account);
     const hinted =

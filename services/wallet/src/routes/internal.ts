@@ -1,4 +1,12 @@
-import { parseInput, productNameText, z, type ApiRoutes } from '@raseed/kit';
+import {
+  asEvent,
+  badRequest,
+  parseInput,
+  productNameText,
+  z,
+  type ApiRoutes,
+  type EventEnvelope,
+} from '@raseed/kit';
 import type { Ledger } from '../data/ledger';
 import { movementKeys, userIdSchema } from '../domain/rules';
 
@@ -11,6 +19,34 @@ const debitSchema = z.object({
   productName: z.string().max(10_000).default('').transform(productNameText),
 });
 const voidSchema = z.object({ userId: userIdSchema });
+const orderDebitSchema = debitSchema.extend({
+  /** The order's order.placed, to be born with its debit (ARCHITECTURE rule 11): see announcement. */
+  announce: z.unknown().optional(),
+});
+
+/**
+ * The order.placed event orders hands over with an order's debit: the debit decides that the
+ * order is paid, so the entry that records it carries the event. It must be that order's, for
+ * that user and that amount.
+ */
+function announcement(
+  announce: unknown,
+  debit: { orderId: string; userId: string; amount: number },
+): EventEnvelope[] {
+  if (announce === undefined) return [];
+  const event = asEvent(announce);
+  const placed = event?.type === 'order.placed' ? (event as EventEnvelope<'order.placed'>) : null;
+  if (
+    !placed ||
+    placed.key !== debit.userId ||
+    placed.data.orderId !== debit.orderId ||
+    placed.data.userId !== debit.userId ||
+    placed.data.total !== debit.amount
+  ) {
+    throw badRequest('The announcement does not match the debit.');
+  }
+  return [placed];
+}
 
 /**
  * The calls other services make while a person waits (ARCHITECTURE rule 10): orders
@@ -28,7 +64,7 @@ export function internalRoutes(api: ApiRoutes, ledger: Ledger): void {
     },
     async (req, res) => {
       const orderId = parseInput(idParam, req.params.orderId);
-      const { userId, amount, productName } = parseInput(debitSchema, req.body);
+      const { userId, amount, productName, announce } = parseInput(orderDebitSchema, req.body);
       const { entry, applied } = await ledger.move({
         account: userId,
         key: movementKeys.orderDebit(orderId),
@@ -36,6 +72,7 @@ export function internalRoutes(api: ApiRoutes, ledger: Ledger): void {
         type: 'OUT',
         amount,
         productName,
+        announce: announcement(announce, { orderId, userId, amount }),
       });
       res.json({ applied, balance: entry.balance, entryId: entry._id.toString() });
     },
