@@ -97,8 +97,9 @@ export interface Failure {
  * debit key, void when a void holds it (the wallet refused the debit, or the repair gave up on a
  * cut-off placement first). The wallet's key decides. A placement the wallet paid keeps no record:
  * its debit carried order.placed, and the order's `paid` follows the debit's answer (PAID). This
- * record, keyed by the order id, holds the other fates: a void, and a debit that a repair (or a
- * repeat of the request) found, which it follows and announces again (the same event, by its id).
+ * record, keyed by the order id, holds the fates a void decides: the void itself, or the debit it
+ * found holding the key (the repair's void, or a refused debit's behind another's), which the
+ * record follows and announces again (the same event, by its id).
  */
 const fateSchema = new Schema(
   {
