@@ -155,10 +155,11 @@ export function createEvent<T extends EventType>(
   type: T,
   key: string,
   data: EventData<T>,
+  id: string = randomUUID(),
 ): EventEnvelope<T> {
   const trace = traceCarrier();
   return {
-    id: randomUUID(),
+    id,
     type,
     occurredAt: new Date().toISOString(),
     source,

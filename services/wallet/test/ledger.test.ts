@@ -135,10 +135,8 @@ describe('wallet ledger', () => {
     await confirm(user, 10);
     await waitForBalance(user, 10);
     const orderId = new Types.ObjectId().toString();
-    const placed = {
-      ...createEvent('orders', 'order.placed', user.id, { ...placedFacts(orderId, user), kind: 'created' }),
-      id: `order.placed:${orderId}`,
-    };
+    const facts = { ...placedFacts(orderId, user), kind: 'created' as const };
+    const placed = createEvent('orders', 'order.placed', user.id, facts, `order.placed:${orderId}`);
     const debit = { userId: user.id, amount: toMicros(4), productName: 'Card', announce: placed };
     await wallet.internal(`/internal/orders/${orderId}/debit`, debit).expect(200);
     // A repeat (a retried order request) moves nothing and announces nothing again.

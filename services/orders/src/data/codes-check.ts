@@ -1,5 +1,5 @@
 import type { CodeClaim, CodeModels, StockCode } from './codes';
-import type { Decision, Order, OrderFate, OrderModels } from './orders';
+import { paidAsKnown, type Decision, type Order, type OrderFate, type OrderModels } from './orders';
 
 /** A claim this young may belong to an order still being paid and delivered, or released. */
 export const CLAIM_GRACE_MS = 5 * 60_000;
@@ -78,7 +78,7 @@ export async function checkCodes(
           ? `which was ${decision.action}`
           : fate?.fate === 'void'
             ? 'which was voided'
-            : order.paid || fate?.fate === 'paid'
+            : paidAsKnown(order, fate)
               ? 'which was paid but never delivered'
               : 'which was never paid';
     const account = order ? ` (account ${order.userId})` : '';

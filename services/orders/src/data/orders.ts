@@ -128,6 +128,10 @@ export type Shown = Pick<OrderFate, 'fate' | 'failed'>;
  */
 export const PAID: Shown = { fate: 'paid', failed: null };
 
+/** Whether the order is known to be paid: its flag, or a paid fate whose flag has not followed yet. */
+export const paidAsKnown = (order: Pick<Order, 'paid'>, fate: Pick<OrderFate, 'fate'> | null | undefined) =>
+  order.paid || fate?.fate === 'paid';
+
 /**
  * A decision taken once (rule 9): the insert of a record keyed by the order id, carrying the
  * order.confirmed or order.rejected event. The order's status merely follows it.

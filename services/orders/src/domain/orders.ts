@@ -16,7 +16,15 @@ import {
 import { Types } from 'mongoose';
 import type { CodeStore } from '../data/codes';
 import type { StockLevels } from '../data/stock-levels';
-import { PAID, type Decision, type Failure, type Order, type OrderStore, type Shown } from '../data/orders';
+import {
+  PAID,
+  paidAsKnown,
+  type Decision,
+  type Failure,
+  type Order,
+  type OrderStore,
+  type Shown,
+} from '../data/orders';
 import { orderPlaced } from '../events/published';
 import type { DeletedUsers } from '../data/users';
 import { codeTexts } from './codes';
@@ -409,7 +417,7 @@ async function repairClaims(deps: OrderDeps, unpaidAfterMs: number): Promise<num
       await releaseCodes(deps, order);
       fixed++;
     } else if (
-      (order.paid || fate?.fate === 'paid') &&
+      paidAsKnown(order, fate) &&
       order.status === 'waiting' &&
       order.createdAt.getTime() < Date.now() - Math.min(unpaidAfterMs, 30_000)
     ) {

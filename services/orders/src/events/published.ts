@@ -18,20 +18,24 @@ interface OrderFacts {
  * order's debit as a rule, or with its paid fate when a repair finds the debit (see settle), and
  * consumers drop the second as a repeat.
  */
-export const orderPlaced = (o: OrderFacts) => ({
-  ...createEvent('orders', 'order.placed', o.userId, {
-    orderId: o._id.toString(),
-    userId: o.userId,
-    productId: o.productId,
-    productName: o.productName,
-    quantity: o.quantity,
-    total: o.total,
-    placedAt: o.createdAt.toISOString(),
-    kind: o.kind,
-    ...(o.stocked && { fromStock: true }),
-  }),
-  id: `order.placed:${o._id.toString()}`,
-});
+export const orderPlaced = (o: OrderFacts) =>
+  createEvent(
+    'orders',
+    'order.placed',
+    o.userId,
+    {
+      orderId: o._id.toString(),
+      userId: o.userId,
+      productId: o.productId,
+      productName: o.productName,
+      quantity: o.quantity,
+      total: o.total,
+      placedAt: o.createdAt.toISOString(),
+      kind: o.kind,
+      ...(o.stocked && { fromStock: true }),
+    },
+    `order.placed:${o._id.toString()}`,
+  );
 
 export const orderStuck = (o: OrderFacts) =>
   createEvent('orders', 'order.stuck', o.userId, {

@@ -242,22 +242,23 @@ export class Ledger {
    */
   async last(
     account: string,
-    { verified, hinted: read }: { verified: boolean; hinted?: string | null },
+    { verified, hinted }: { verified: boolean; hinted?: string | null },
   ): Promise<LedgerEntry> {
     // Without Redis there is no hint: the last entry is looked up in the store.
-    const stored = read !== undefined ? read : await this.redis.get(this.hintKey(account)).catch(() => null);
+    const stored =
+      hinted !== undefined ? hinted : await this.redis.get(this.hintKey(account)).catch(() => null);
     const hint = stored === null ? -1 : Number(stored);
     const known = this.heads.get(account);
-    const hinted =
+    const head =
       known && known.seq >= hint
         ? known
         : hint >= 0
           ? await this.entries.findOne({ account, seq: hint }).lean<LedgerEntry>()
           : null;
     // A hint that names no entry (its database was replaced) is dropped, not trusted.
-    if (!hinted && hint >= 0) await this.redis.del(this.hintKey(account)).catch(() => undefined);
+    if (!head && hint >= 0) await this.redis.del(this.hintKey(account)).catch(() => undefined);
     let entry: LedgerEntry =
-      hinted ??
+      head ??
       (await this.entries.findOne({ account }).sort({ seq: -1 }).lean<LedgerEntry>()) ??
       (await this.open(account));
     let walked = false;
