@@ -62,6 +62,9 @@ const recordSchema = new Schema(
   { versionKey: false },
 );
 
+/** Outbox records are built whole here: inserted without mongoose casting each into a document. */
+const LEAN = { lean: true };
+
 /** Records of this process's writers, landed but not yet sent, that the relay need not read again. */
 const LANDED_KEPT = 10_000;
 
@@ -85,6 +88,7 @@ export class Outbox {
     await insertNew(
       this.records,
       events.map((event) => ({ _id: event.id, order: new Types.ObjectId(), event })),
+      LEAN,
     );
     if (events.length) this.onRecorded();
   }
@@ -102,7 +106,7 @@ export class Outbox {
   ) {
     if (!events.length) return model.create({ ...record, events });
     const carrier = pointer(model.collection.collectionName, key);
-    await insertNew(this.records, [carrier]);
+    await insertNew(this.records, [carrier], LEAN);
     const created = await model.create({ ...record, events });
     this.land(carrier._id, events);
     this.onRecorded();
@@ -121,7 +125,7 @@ export class Outbox {
     const collection = model.collection.collectionName;
     const carriers = items.map((i) => (i.events.length ? pointer(collection, { _id: i.record._id }) : null));
     const pointers = carriers.filter((c) => c !== null);
-    await insertNew(this.records, pointers);
+    await insertNew(this.records, pointers, LEAN);
     const taken = await insertNew(
       model,
       items.map(({ record, events }) => ({ ...record, events })),
@@ -224,6 +228,8 @@ export class OutboxRelay {
   private listener?: IORedis;
   /** Set by a wake-up; a wake-up during a batch has the relay look again at once after it. */
   private woken = false;
+  /** When this relay last took or renewed its lease (0: it does not hold it). */
+  private leaseTakenAt = 0;
 
   private readonly pollMs: number;
   private readonly batchSize: number;
@@ -346,20 +352,21 @@ export class OutboxRelay {
       .lean<OutboxRecord[]>();
     const full = records.length === this.batchSize;
     const sent: string[] = [];
-    const events: EventEnvelope[] = [];
+    const events: { event: EventEnvelope; landed: boolean }[] = [];
     for (const record of records) {
-      const carried = record.event
-        ? [record.event]
-        : (this.outbox.landed.get(record._id) ?? (await this.carried(record)));
+      const landed = this.outbox.landed.get(record._id);
+      const carried = record.event ? [record.event] : (landed ?? (await this.carried(record)));
       if (carried === 'hold') break;
       if (!carried) continue;
-      events.push(...carried);
+      events.push(...carried.map((event) => ({ event, landed: carried === landed })));
       sent.push(record._id);
     }
     if (!sent.length) return { sent: 0, full };
     const fresh = await this.notSentBefore(events);
     if (fresh.length) {
       await this.publish(fresh);
+      // Sent: should the delete fail, the next look reads these records and asks Redis.
+      for (const id of sent) this.outbox.landed.delete(id);
       await this.remember(fresh);
     }
     await this.outbox.records.deleteMany({ _id: { $in: sent } });
@@ -372,12 +379,18 @@ export class OutboxRelay {
 
   private leaseKey = () => `raseed:outbox:lease:${this.topicPrefix}${this.outbox.conn.name}`;
 
-  /** Whether this relay may send now (LEASE_MS); true when Redis cannot tell. */
+  /**
+   * Whether this relay may send now (LEASE_MS); true when Redis cannot tell. A lease taken less
+   * than a fifth of its time ago is still held without asking Redis again.
+   */
   private async holdsLease(): Promise<boolean> {
+    const asked = Date.now();
+    if (this.holding && asked - this.leaseTakenAt < LEASE_MS / 5) return true;
     const held = await this.quickly((redis) =>
       redis.eval(TAKE_LEASE, 1, this.leaseKey(), this.id, String(LEASE_MS)),
     );
     this.holding = held === null || held === 1;
+    this.leaseTakenAt = held === 1 ? asked : 0;
     return this.holding;
   }
 
@@ -385,11 +398,14 @@ export class OutboxRelay {
 
   /**
    * The events not remembered as sent; all of them when Redis cannot tell (consumers drop
-   * duplicates). Redis only saves duplicates here, so it never holds the relay up.
+   * duplicates). Redis only saves duplicates here, so it never holds the relay up. Events that
+   * landed in this process (see Outbox.landed) were inserted here and not sent since: not asked.
    */
-  private async notSentBefore(events: EventEnvelope[]): Promise<EventEnvelope[]> {
-    const seen = await this.quickly((redis) => redis.mget(events.map(this.sentKey)));
-    return seen ? events.filter((_, i) => seen[i] === null) : events;
+  private async notSentBefore(events: { event: EventEnvelope; landed: boolean }[]): Promise<EventEnvelope[]> {
+    const asked = events.filter((e) => !e.landed).map((e) => e.event);
+    const seen = asked.length ? await this.quickly((redis) => redis.mget(asked.map(this.sentKey))) : null;
+    const sentBefore = new Set(asked.filter((_, i) => seen !== null && seen[i] !== null));
+    return events.map((e) => e.event).filter((event) => !sentBefore.has(event));
   }
 
   private async remember(events: EventEnvelope[]): Promise<void> {

@@ -210,6 +210,23 @@ describe('the outbox relay', () => {
     expect(remembered).toBeLessThanOrEqual(3_600);
   });
 
+  it('sends a record’s events once when the delete after their send failed: the next look asks Redis', async () => {
+    const failedDelete = jest
+      .spyOn(outbox.records, 'deleteMany')
+      .mockRejectedValueOnce(new Error('store away'));
+    try {
+      const id = uniqueName('s');
+      const event = registered(id);
+      await outbox.insertOnce(signups, { _id: id, email: event.data.email }, [event], { lookFirst: false });
+      await expectOutboxEmptied();
+      expect(failedDelete.mock.calls.length).toBeGreaterThanOrEqual(2);
+      const arrived = await readEvents('user.registered', (e) => e.data.userId === id, { timeoutMs: 4000 });
+      expect(arrived.map((e) => e.id)).toEqual([event.id]);
+    } finally {
+      failedDelete.mockRestore();
+    }
+  });
+
   it('loses no event when stale copies of the records are written back whole while it drains', async () => {
     // What a writer whose lock expired does on the local store: read, wait, write the whole copy back.
     const ids = Array.from({ length: 30 }, () => uniqueName('s'));

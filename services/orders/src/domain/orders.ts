@@ -136,12 +136,15 @@ export async function placeOrder(
 ): Promise<Placed> {
   const { orders } = deps;
   // A deleted account's session may outlive it for a moment; its earlier orders still answer.
-  const refuseDeleted = async () => {
+  // The price is asked for meanwhile, and the account's refusal comes first.
+  const checkedPrice = async () => {
+    const pricing = price(deps, user, draft);
+    pricing.catch(() => undefined);
     if (await deps.deleted.has(user.id)) throw notFound(ACCOUNT_DELETED, { orderStatus: false });
+    return pricing;
   };
   if (!key) {
-    await refuseDeleted();
-    const opened = await orders.open(new Types.ObjectId().toString(), await price(deps, user, draft), null);
+    const opened = await orders.open(new Types.ObjectId().toString(), await checkedPrice(), null);
     return pay(deps, opened.order);
   }
   const id = keyedId(user.id, key);
@@ -152,8 +155,7 @@ export async function placeOrder(
   // catalog away) still answers its first request's outcome.
   let priced: Awaited<ReturnType<typeof price>>;
   try {
-    await refuseDeleted();
-    priced = await price(deps, user, draft);
+    priced = await checkedPrice();
   } catch (err) {
     const earlier = await orders.findById(id).catch(() => null);
     if (earlier) return answerFor(deps, earlier, fingerprint);
