@@ -239,7 +239,7 @@ export class OrderStore implements TallySource {
     fingerprint: string | null,
   ): Promise<{ first: boolean; order: Order }> {
     const createdAt = new Date();
-    const { first, record } = await insertOnce(this.models.Order, {
+    const order: Order = {
       ...input,
       _id: new Types.ObjectId(id),
       status: 'waiting',
@@ -252,7 +252,12 @@ export class OrderStore implements TallySource {
       createdAt,
       hour: hourKey(createdAt),
       decidedAt: null,
-    });
+    };
+    // Every field is set here, typed: the driver inserts it without mongoose making a document of
+    // it first, which cost more CPU than the insert itself.
+    const { first, record } = await insertOnce(this.models.Order, order, () =>
+      this.models.Order.collection.insertOne(order),
+    );
     return { first, order: record };
   }
 
