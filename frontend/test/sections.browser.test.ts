@@ -47,8 +47,8 @@ async function tiles(page: Page): Promise<Tile[]> {
   );
 }
 
-/** The store's artwork: Vite's hashed files, never the grey placeholder. */
-const ARTWORK = /^\/assets\/[\w-]+\.svg$/;
+/** The store's artwork: an SVG inside the script (see SectionPicture), never the grey placeholder. */
+const ARTWORK = /^data:image\/svg\+xml,%3csvg/;
 const UPLOADED = /^\/api\/catalog\/images\/[\w-]+\.png$/;
 
 /**
