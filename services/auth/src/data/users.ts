@@ -258,19 +258,23 @@ export class UserStore {
     return { users, total };
   }
 
-  /** A page of the users whose name, e-mail or phone contains the text, ignoring case, newest first. */
+  /**
+   * A page of the users whose name, e-mail or phone contains the text, ignoring case, newest
+   * first. No index serves a search, so each query reads every user: the matches are counted
+   * only when the page does not tell how many there are (a short page ends them).
+   */
   async search(pattern: string, page: number, limit: number) {
     const match = { $regex: pattern, $options: 'i' };
     const found = { ...listed, $or: [{ username: match }, { email: match }, { phone: match }] };
-    const [users, total] = await Promise.all([
-      this.users
-        .find(found)
-        .sort({ createdAt: -1, _id: -1 })
-        .skip((page - 1) * limit)
-        .limit(limit)
-        .lean<User[]>(),
-      this.users.countDocuments(found),
-    ]);
+    const skipped = (page - 1) * limit;
+    const users = await this.users
+      .find(found)
+      .sort({ createdAt: -1, _id: -1 })
+      .skip(skipped)
+      .limit(limit)
+      .lean<User[]>();
+    const ended = users.length < limit && (users.length > 0 || page === 1);
+    const total = ended ? skipped + users.length : await this.users.countDocuments(found);
     return { users, total };
   }
 
