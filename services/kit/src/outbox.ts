@@ -365,15 +365,12 @@ export class OutboxRelay {
     const fresh = await this.notSentBefore(events);
     if (fresh.length) {
       await this.publish(fresh);
-      // Sent: should the delete fail, the next look reads these records and asks Redis.
-      for (const id of sent) this.outbox.landed.delete(id);
       await this.remember(fresh);
     }
+    // Sent: should the delete fail, the next look reads these records and asks Redis.
+    for (const id of sent) this.outbox.landed.delete(id);
     await this.outbox.records.deleteMany({ _id: { $in: sent } });
-    for (const id of sent) {
-      this.later.delete(id);
-      this.outbox.landed.delete(id);
-    }
+    for (const id of sent) this.later.delete(id);
     return { sent: sent.length, full };
   }
 
