@@ -34,9 +34,12 @@ export async function untilIdle(): Promise<number> {
   return Infinity;
 }
 
+/** The bench's own process: the customers sending the load, not a part of the store. */
+export const LOAD_ROLE = 'the load (this bench)';
+
 /** Which part of the store a process is, from its command line. */
 function roleOf(cmdline: string, pid: number): string {
-  if (pid === process.pid) return 'the load (this bench)';
+  if (pid === process.pid) return LOAD_ROLE;
   const app = /\/(gateway|services\/(\w+))\/dist\/main\.js/.exec(cmdline);
   if (app) return app[2] ?? app[1]!;
   // PostgreSQL's backends are named after their database, FerretDB's.

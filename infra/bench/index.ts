@@ -28,7 +28,8 @@ import { createGateway } from '../../gateway/src/app';
 import { loadGatewayConfig } from '../../gateway/src/config';
 import { startSupplierSim } from '../supplier-sim/src';
 import { orderLoad, startLoadStore, steadyOrderLoad } from '../cluster/load';
-import { cpuByRole, cpuSpent, untilIdle } from './cpu';
+import { closeClient, get, sendJson } from './client';
+import { cpuByRole, cpuSpent, LOAD_ROLE, untilIdle } from './cpu';
 import { grownStoreFigures } from './grown';
 import { phoneFigures } from './phone';
 import { newTrace, SPAN_KIND, SpanReceiver, type ReceivedSpan } from '../cluster/spans';
@@ -130,9 +131,8 @@ async function readLoad(url: string, count: number, concurrency = CONCURRENCY) {
   const latencies: number[] = [];
   const perSecond = await rate(count, concurrency, async () => {
     const started = performance.now();
-    const res = await fetch(url);
-    await res.arrayBuffer();
-    if (!res.ok) throw new Error(`${url} answered ${res.status}`);
+    const res = await get(url);
+    if (res.status !== 200) throw new Error(`${url} answered ${res.status}`);
     latencies.push(performance.now() - started);
   });
   latencies.sort((a, b) => a - b);
@@ -167,17 +167,11 @@ async function catalogFigures() {
     if (sync.status !== 200)
       throw new Error(`the sync answered ${sync.status}: ${JSON.stringify(sync.body)}`);
     const pageUrl = `${gateway.url}/api/catalog/category/PUBG%20Mobile`;
-    const first = await fetch(pageUrl);
-    const body = await first.text();
-    // The bare app sends the same bytes: the page compressed once, in the coding the gateway
-    // chose for this client, so both cost the client the same to read.
-    const coding = first.headers.get('content-encoding');
-    const bytes =
-      coding === 'br'
-        ? zlib.brotliCompressSync(body)
-        : coding === 'gzip'
-          ? zlib.gzipSync(body)
-          : Buffer.from(body);
+    // The bare app sends the very bytes the gateway sent, in the coding it chose for this client.
+    const { headers, bytes } = await get(pageUrl);
+    const coding = typeof headers['content-encoding'] === 'string' ? headers['content-encoding'] : undefined;
+    const body =
+      coding === 'br' ? zlib.brotliDecompressSync(bytes) : coding === 'gzip' ? zlib.gunzipSync(bytes) : bytes;
     const bare = await listen(
       express().get('/page', (_req, res) => {
         if (coding) res.setHeader('content-encoding', coding);
@@ -247,7 +241,7 @@ const SYNCED_ORDERS = 5000;
 async function orderFigures(
   wallet: { url: string; config: ReturnType<typeof loadWalletConfig> },
   paymentsUrl: string,
-  customers: { auth: object }[],
+  customers: { auth: Record<string, string> }[],
   scratch: Awaited<ReturnType<typeof openDatabase>>,
 ) {
   const sim = await startSupplierSim();
@@ -280,14 +274,10 @@ async function orderFigures(
       params: 'Account e-mail:a@b.c',
     };
     const place = (i: number) =>
-      supertest(orders.url)
-        .post('/api/orders')
-        .set(customers[i % ORDER_USERS]!.auth as Record<string, string>)
-        .send(draft)
-        .then((res) => {
-          if (res.status !== 201)
-            throw new Error(`an order answered ${res.status}: ${JSON.stringify(res.body)}`);
-        });
+      sendJson('POST', `${orders.url}/api/orders`, draft, customers[i % ORDER_USERS]!.auth).then((res) => {
+        if (res.status !== 201)
+          throw new Error(`an order answered ${res.status}: ${JSON.stringify(res.body)}`);
+      });
     await rate(50, CONCURRENCY, place);
     process.stderr.write(`  placing orders for ${ORDER_SECONDS} s…\n`);
     const placed = await runFor(ORDER_SECONDS * 1000, ORDER_USERS, place);
@@ -547,6 +537,13 @@ const GROWN = {
 
 type LoadStore = Awaited<ReturnType<typeof startLoadStore>>;
 
+/** How long the store's CPU is read at rest, before the steady load. */
+const REST_SECONDS = 10;
+
+/** The CPU seconds of the store's own processes, the load's left out. */
+const storeSeconds = (cpu: [string, number][]) =>
+  cpu.reduce((sum, [role, seconds]) => (role === LOAD_ROLE ? sum : sum + seconds), 0);
+
 /**
  * Orders arriving at a steady rate through the gateway, whether or not earlier ones were
  * answered (an open loop, as customers arrive), one instance of each service.
@@ -558,6 +555,10 @@ async function steadyOrderFigures(store: LoadStore) {
   process.stderr.write(`  orders arriving at ${STEADY_RATE} /s for ${STEADY_SECONDS} s…\n`);
   // The setup's own background work (the top-ups' events and uploads) is done before counting.
   await untilIdle();
+  // What the store spends with nothing to do (its pollers, heartbeats and health checks).
+  const restBefore = cpuByRole();
+  await new Promise((resolve) => setTimeout(resolve, REST_SECONDS * 1000));
+  const atRest = storeSeconds(cpuSpent(restBefore, cpuByRole())) / REST_SECONDS;
   const cpuBefore = cpuByRole();
   const load = await steadyOrderLoad(store.api, shoppers, productId, STEADY_RATE, STEADY_SECONDS);
   const idleAfter = await untilIdle();
@@ -582,20 +583,31 @@ async function steadyOrderFigures(store: LoadStore) {
     'failures',
     failed ? `${failed} (${[...load.failures].map(([answer, n]) => `${n} × ${answer}`).join(', ')})` : 'none',
   );
-  // Where an order's CPU goes, its background work (relays, consumers, jobs) included.
+  // Where an order's CPU goes, its background work (relays, consumers, jobs) included. The
+  // customers' side (this process, sending the orders) is shown apart: it is not the store's.
   const placed = load.latencies.length;
-  const total = cpu.reduce((sum, [, seconds]) => sum + seconds, 0);
+  const roles = cpu.filter(([role]) => role !== LOAD_ROLE);
+  const total = storeSeconds(cpu);
   line(
-    'CPU an order, every process (until idle again)',
+    'CPU an order, every process of the store (until idle again)',
     `${((total / placed) * 1000).toFixed(0)} ms  (${Number.isFinite(idleAfter) ? `idle ${idleAfter.toFixed(0)} s after the last arrival` : 'not idle within 2 min'}; target 50 ms)`,
   );
-  for (const [role, seconds] of cpu) {
+  for (const [role, seconds] of roles) {
     if (seconds / total < 0.005) continue;
     line(
       `  ${role}`,
       `${((seconds / placed) * 1000).toFixed(1)} ms  (${((seconds / total) * 100).toFixed(0)}%)`,
     );
   }
+  line(
+    `the store at rest (${REST_SECONDS} s before the load)`,
+    `${(atRest * 1000).toFixed(0)} ms of CPU a second, ${((atRest / STEADY_RATE) * 1000).toFixed(1)} ms an order at ${STEADY_RATE} /s`,
+  );
+  const sending = cpu.find(([role]) => role === LOAD_ROLE)?.[1] ?? 0;
+  line(
+    "the customers' side, not counted (this bench's own process)",
+    `${((sending / placed) * 1000).toFixed(1)} ms`,
+  );
 }
 
 /** What the gateway costs a request the service answers from memory, next to the service called directly. */
@@ -850,6 +862,7 @@ async function main() {
     if (runs('phone')) await phoneFigures({ heading, line }, STORE_PORTS);
     if (!ONLY.length) writeBenchmarks(started);
   } finally {
+    await closeClient();
     // The services' buckets (each started with a bucket of its own), as a test run's teardown does.
     await deleteTestBuckets(TEST_RUN).catch((err: unknown) => {
       console.warn(`could not delete the bench's buckets: ${String(err)}`);
@@ -915,7 +928,12 @@ async function moneyFigures() {
 
     // --- wallet debits per second
     const internal = (path: string, body: object) =>
-      walletHttp.post(path).set('x-service-token', walletConfig.SERVICE_TOKEN).send(body);
+      sendJson('POST', `${wallet.url}${path}`, body, { 'x-service-token': walletConfig.SERVICE_TOKEN }).then(
+        (res) => {
+          if (res.status !== 201 && res.status !== 200)
+            throw new Error(`a debit answered ${res.status}: ${JSON.stringify(res.body)}`);
+        },
+      );
     const debit = (account: string) =>
       internal(`/internal/orders/${new Types.ObjectId()}/debit`, {
         userId: account,
