@@ -33,7 +33,12 @@ export async function sendJson(
     body: JSON.stringify(body),
   });
   const text = await res.body.text();
-  return { status: res.statusCode, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
+  try {
+    return { status: res.statusCode, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
+  } catch {
+    // Not JSON (a proxy's error page, say): the caller reports the status with the text.
+    return { status: res.statusCode, body: { text } };
+  }
 }
 
 /** Lets the process end: the kept connections are closed. */
