@@ -1,4 +1,4 @@
-import { Instances, Metrics, requestLogging, sessionKeys, type Logger } from '@raseed/kit';
+import { Instances, Metrics, requestLogger, requestLogging, sessionKeys, type Logger } from '@raseed/kit';
 import express, { type ErrorRequestHandler, type Express } from 'express';
 import helmet from 'helmet';
 import type IORedis from 'ioredis';
@@ -138,7 +138,7 @@ export function createGateway(
   // Last: the built storefront, whose index page answers every other GET.
   app.use(storefront(config.FRONTEND_DIR));
   app.use(((err, req, res, _next) => {
-    logger.error({ err, requestId: req.headers['x-request-id'] }, 'gateway error');
+    requestLogger(req, logger).error({ err }, 'gateway error');
     if (!res.headersSent) res.status(500).json({ error: 'Internal server error' });
   }) as ErrorRequestHandler);
   return app;

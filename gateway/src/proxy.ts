@@ -1,5 +1,5 @@
 import http, { type IncomingMessage } from 'node:http';
-import { IDLE_CONNECTION_MS, refused, traceHeaders, type Instances, type Logger } from '@raseed/kit';
+import { IDLE_CONNECTION_MS, refused, requestLogger, type Instances, type Logger } from '@raseed/kit';
 import type { Request, RequestHandler } from 'express';
 import { createProxyMiddleware, debugProxyErrorsPlugin, proxyEventsPlugin } from 'http-proxy-middleware';
 import getRawBody from 'raw-body';
@@ -56,7 +56,8 @@ export function serviceProxy(instances: Record<ServiceName, Instances>, logger: 
     proxyTimeout: 30_000,
     on: {
       proxyReq: (proxyReq, req) => {
-        for (const [name, value] of Object.entries(traceHeaders({}))) proxyReq.setHeader(name, value);
+        // With spans recorded, the patched HTTP client sends the trace; else the request's own
+        // `traceparent` goes on with its headers (see requestTrace).
         const body = (req as Request).body as unknown;
         if (Buffer.isBuffer(body) && body.length) proxyReq.write(body);
       },
@@ -66,11 +67,14 @@ export function serviceProxy(instances: Record<ServiceName, Instances>, logger: 
         if (at && url && refused(err)) instances[at.service].failed(url);
         const sent = !('writeHead' in res) || res.headersSent;
         if (at && !sent && at.tried.length < instances[at.service].all.length && mayRetry(err, req)) {
-          logger.warn({ err, service: at.service, instance: url }, 'instance unreachable; trying another');
+          requestLogger(req, logger).warn(
+            { err, service: at.service, instance: url },
+            'instance unreachable; trying another',
+          );
           void proxy(req as Request, res as http.ServerResponse, at.next);
           return;
         }
-        logger.warn({ err, service: at?.service, instance: url }, 'service unreachable');
+        requestLogger(req, logger).warn({ err, service: at?.service, instance: url }, 'service unreachable');
         if (!sent) {
           res.writeHead(502, { 'content-type': 'application/json' });
           res.end(JSON.stringify({ error: 'The service is unavailable. Please try again later.' }));

@@ -1,5 +1,4 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createLogger, redisConnection } from '@raseed/kit';
 import type IORedis from 'ioredis';
 import supertest from 'supertest';
@@ -7,6 +6,7 @@ import { createGateway } from '../src/app';
 import { loadGatewayConfig } from '../src/config';
 import { startTestAuth, type TestAuth } from '../../services/auth/test/support';
 import { startTestWallet, type TestWallet } from '../../services/wallet/test/support';
+import { listen } from './listen';
 
 /**
  * /api/docs from the browser's side. The real auth and wallet services describe themselves to
@@ -56,13 +56,6 @@ const startService = async (document?: object, onDocument?: () => void) => {
   services.push(server);
   return listen(server);
 };
-
-const listen = (server: http.Server) =>
-  new Promise<string>((resolve) =>
-    server.listen(0, '127.0.0.1', () =>
-      resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`),
-    ),
-  );
 
 beforeAll(async () => {
   redis = redisConnection(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');

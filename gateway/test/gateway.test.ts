@@ -11,6 +11,7 @@ import { startTestAuth, PASSWORD, type TestAuth } from '../../services/auth/test
 import { bearer, newUser, startTestWallet, type TestWallet } from '../../services/wallet/test/support';
 import { createGateway } from '../src/app';
 import { loadGatewayConfig } from '../src/config';
+import { listen } from './listen';
 
 /** The whole path from the browser's side: the gateway in front of the real auth service. */
 let auth: TestAuth;
@@ -20,13 +21,6 @@ let realWallet: TestWallet;
 let wallet: http.Server;
 let seenByWallet: http.IncomingHttpHeaders[] = [];
 let frontendDir: string;
-
-const listen = (server: http.Server) =>
-  new Promise<string>((resolve) =>
-    server.listen(0, '127.0.0.1', () =>
-      resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`),
-    ),
-  );
 
 beforeAll(async () => {
   auth = await startTestAuth();

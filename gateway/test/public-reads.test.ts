@@ -1,5 +1,4 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import zlib from 'node:zlib';
 import { createLogger, Metrics, redisConnection } from '@raseed/kit';
 import { publishEvents } from '@raseed/kit/testing';
@@ -8,6 +7,7 @@ import { startTestCatalog, type TestCatalog } from '../../services/catalog/test/
 import { createGateway } from '../src/app';
 import { loadGatewayConfig } from '../src/config';
 import { rawGet, type RawAnswer } from './raw-get';
+import { listen } from './listen';
 
 /**
  * Visitors' catalogue reads through the gateway's short-lived cache, in front of the real
@@ -35,12 +35,6 @@ let uncached: http.Server;
 let admin: string;
 let customer: { id: string; token: string };
 
-const listen = (server: http.Server) =>
-  new Promise<string>((resolve) =>
-    server.listen(0, '127.0.0.1', () =>
-      resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`),
-    ),
-  );
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 beforeAll(async () => {

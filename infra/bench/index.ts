@@ -540,9 +540,9 @@ type LoadStore = Awaited<ReturnType<typeof startLoadStore>>;
 /** How long the store's CPU is read at rest, before the steady load. */
 const REST_SECONDS = 10;
 
-/** The CPU seconds of the store's own processes, the load's left out. */
-const storeSeconds = (cpu: [string, number][]) =>
-  cpu.reduce((sum, [role, seconds]) => (role === LOAD_ROLE ? sum : sum + seconds), 0);
+/** The store's own processes, the load's left out. */
+const storeRoles = (cpu: [string, number][]) => cpu.filter(([role]) => role !== LOAD_ROLE);
+const secondsOf = (cpu: [string, number][]) => cpu.reduce((sum, [, seconds]) => sum + seconds, 0);
 
 /**
  * Orders arriving at a steady rate through the gateway, whether or not earlier ones were
@@ -558,7 +558,7 @@ async function steadyOrderFigures(store: LoadStore) {
   // What the store spends with nothing to do (its pollers, heartbeats and health checks).
   const restBefore = cpuByRole();
   await new Promise((resolve) => setTimeout(resolve, REST_SECONDS * 1000));
-  const atRest = storeSeconds(cpuSpent(restBefore, cpuByRole())) / REST_SECONDS;
+  const atRest = secondsOf(storeRoles(cpuSpent(restBefore, cpuByRole()))) / REST_SECONDS;
   const cpuBefore = cpuByRole();
   const load = await steadyOrderLoad(store.api, shoppers, productId, STEADY_RATE, STEADY_SECONDS);
   const idleAfter = await untilIdle();
@@ -586,8 +586,8 @@ async function steadyOrderFigures(store: LoadStore) {
   // Where an order's CPU goes, its background work (relays, consumers, jobs) included. The
   // customers' side (this process, sending the orders) is shown apart: it is not the store's.
   const placed = load.latencies.length;
-  const roles = cpu.filter(([role]) => role !== LOAD_ROLE);
-  const total = storeSeconds(cpu);
+  const roles = storeRoles(cpu);
+  const total = secondsOf(roles);
   line(
     'CPU an order, every process of the store (until idle again)',
     `${((total / placed) * 1000).toFixed(0)} ms  (${Number.isFinite(idleAfter) ? `idle ${idleAfter.toFixed(0)} s after the last arrival` : 'not idle within 2 min'}; target 50 ms)`,

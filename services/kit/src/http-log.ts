@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { RequestHandler } from 'express';
+import type { IncomingMessage } from 'node:http';
+import type { Request, RequestHandler } from 'express';
 import { pinoHttp } from 'pino-http';
 import type { Logger } from './logger';
-import { requestTrace } from './tracing';
+import { requestSpan, requestTrace } from './tracing';
 
 const REQUEST_ID = /^[\w-]{8,128}$/;
 // A password-reset link's token is a credential: it never reaches a log line.
@@ -10,6 +11,21 @@ const SECRET_IN_PATH = /(\/reset-password\/)[^/?#]+/;
 
 /** The request's URL as logged: a reset token in the path is masked. */
 export const loggedUrl = (url: string) => url.replace(SECRET_IN_PATH, '$1[token]');
+
+const withSpan = (req: IncomingMessage, line: object) => {
+  const span = requestSpan(req as Request);
+  return span ? { ...line, ...span } : line;
+};
+
+/**
+ * The logger for a line about a request: its own, once requestLogging has given it one (its lines
+ * name the request's id and trace), else the process's.
+ */
+export function requestLogger(req: IncomingMessage, logger: Logger): Logger {
+  const own = (req.log as Logger | undefined) ?? logger;
+  const span = requestSpan(req as Request);
+  return span ? own.child(span) : own;
+}
 
 /**
  * Puts every request in its trace (see requestTrace) and gives it an id (the caller's, when
@@ -27,6 +43,10 @@ export function requestLogging(logger: Logger): RequestHandler[] {
   const log = pinoHttp({
     logger,
     genReqId: (req) => req.headers['x-request-id'] as string,
+    // A request that carries its trace itself names it in its line (elsewhere the logger's mixin
+    // does), without a logger of its own: a child logger costs more than the rest of the line.
+    customSuccessObject: (req, _res, line) => withSpan(req, line),
+    customErrorObject: (req, _res, _err, line) => withSpan(req, line),
     autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' },
     // These read the request and answer themselves: pino-http's wrapping would first copy each
     // into a full record (headers and all) on every request, only for these to pick three fields.

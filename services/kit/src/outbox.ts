@@ -363,12 +363,13 @@ export class OutboxRelay {
     }
     if (!sent.length) return { sent: 0, full };
     const fresh = await this.notSentBefore(events);
+    // Landed events go out now: should anything below fail, the next look reads their records
+    // and asks Redis.
+    for (const id of sent) this.outbox.landed.delete(id);
     if (fresh.length) {
       await this.publish(fresh);
       await this.remember(fresh);
     }
-    // Sent: should the delete fail, the next look reads these records and asks Redis.
-    for (const id of sent) this.outbox.landed.delete(id);
     await this.outbox.records.deleteMany({ _id: { $in: sent } });
     for (const id of sent) this.later.delete(id);
     return { sent: sent.length, full };

@@ -15,11 +15,11 @@ import {
   BatchSpanProcessor,
   ConsoleSpanExporter,
   ParentBasedSampler,
+  RandomIdGenerator,
   TracerProvider,
   type SpanProcessor,
 } from '@opentelemetry/sdk-trace';
-import type { RequestHandler } from 'express';
-import { randomBytes } from 'node:crypto';
+import type { Request, RequestHandler } from 'express';
 
 /**
  * Traces (OpenTelemetry): one trace per request, followed from the gateway through the
@@ -41,21 +41,35 @@ const quiet = (path: string | undefined) => /^\/(healthz|readyz|metrics)\b/.test
 let instrumented = false;
 /** No spans are recorded: requests and calls carry their trace context by hand, HTTP is not patched. */
 let byHand = false;
+/**
+ * By hand, whether a request's trace is kept through everything its handling goes on to do
+ * (AsyncLocalStorage), or rides on the request alone (see requestTrace).
+ */
+let kept = true;
+const ids = new RandomIdGenerator();
 
 /**
  * Sets up the trace context every process carries (and its id in the logs). When spans are
  * sent somewhere (OTEL_TRACES_EXPORTER), it also patches HTTP and fetch, Express (unless
  * `express` is false), the store driver and Redis. It must run before those modules are loaded,
  * so a process's entry point imports `@raseed/kit/dist/instrument` (or its own such module) first.
+ *
+ * A process that only passes requests on (`asyncContext` false) keeps no context across its
+ * asynchronous steps when spans are not recorded: each request carries its own trace (see
+ * requestTrace), which spares every promise of the process AsyncLocalStorage's hooks.
  */
-export function instrument({ express = true }: { express?: boolean } = {}): void {
+export function instrument({
+  express = true,
+  asyncContext = true,
+}: { express?: boolean; asyncContext?: boolean } = {}): void {
   // The standard switch: nothing is patched, nothing traced, and logs carry no trace ids.
   if (instrumented || process.env.OTEL_SDK_DISABLED === 'true') return;
   instrumented = true;
   const recording = (process.env.OTEL_TRACES_EXPORTER ?? 'none') !== 'none';
-  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
-  propagation.setGlobalPropagator(new W3CTraceContextPropagator());
   byHand = !recording;
+  kept = recording || asyncContext;
+  if (kept) context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+  propagation.setGlobalPropagator(new W3CTraceContextPropagator());
   if (byHand) return;
   registerInstrumentations({
     instrumentations: [
@@ -74,31 +88,45 @@ export function instrument({ express = true }: { express?: boolean } = {}): void
   });
 }
 
+/** The trace and span of a request that carries its own (see requestTrace). */
+const requestSpans = new WeakMap<Request, { traceId: string; spanId: string }>();
+
+/** The ids a request's log lines name, when the request carries its trace itself (else none). */
+export const requestSpan = (req: Request) => requestSpans.get(req);
+
 /**
  * Puts each request in its trace when HTTP is not patched: the caller's (its `traceparent`,
  * under a span id of this process's own), or a new one. What comes after runs in it. The body's
  * readers (raw-body under express.json and the gateway, multer) call back in the context they
  * were called in, and an answer's 'finish' comes in the context of its end, so the handlers and
  * the request's log line stay in the trace without the request's emitters being rebound.
+ *
+ * In a process that keeps no context (see instrument), the request carries it instead: its
+ * `traceparent` names this process's span, so whatever passes the request's headers on (the
+ * gateway's proxy) makes that span the next one's parent, and its log lines name both ids.
  */
 export function requestTrace(): RequestHandler {
   return (req, _res, next) => {
     if (!byHand || quiet(req.url)) return next();
     const carried = propagation.extract(ROOT_CONTEXT, req.headers);
     const caller = trace.getSpanContext(carried);
-    const own = trace.wrapSpanContext({
-      traceId: caller?.traceId ?? randomBytes(16).toString('hex'),
-      spanId: randomBytes(8).toString('hex'),
+    const own = {
+      traceId: caller?.traceId ?? ids.generateTraceId(),
+      spanId: ids.generateSpanId(),
       traceFlags: caller?.traceFlags ?? TraceFlags.NONE,
       traceState: caller?.traceState,
-    });
-    context.with(trace.setSpan(carried, own), next);
+    };
+    const inTrace = trace.setSpan(carried, trace.wrapSpanContext(own));
+    if (kept) return context.with(inTrace, next);
+    propagation.inject(inTrace, req.headers);
+    requestSpans.set(req, { traceId: own.traceId, spanId: own.spanId });
+    next();
   };
 }
 
 /** `headers` with the current trace context added, for a call to another service when HTTP is not patched. */
 export function traceHeaders(headers: Record<string, string>): Record<string, string> {
-  if (byHand) propagation.inject(context.active(), headers);
+  if (byHand && kept) propagation.inject(context.active(), headers);
   return headers;
 }
 
