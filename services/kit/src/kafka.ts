@@ -57,8 +57,10 @@ export async function ensureTopics(admin: Admin, topics: string[], partitions = 
  * nearly every event. Waiting out the rest of this time after handling a fetch's events lets
  * the next fetch bring what came meanwhile together. An event that comes to an idle consumer is
  * still handled at once: the broker answers its waiting fetch.
+ * Each event then waits up to this long in a busy group: at 100 rather than 50 ms the store spent
+ * about 3 ms less CPU an order at 20 orders/s (Kafka and the groups that handle each order's events).
  */
-export const FETCH_EVERY_MS = 50;
+export const FETCH_EVERY_MS = 100;
 
 /**
  * A consumer's run handlers that do what kafkajs's eachMessage does (each message handled in turn,

@@ -25,7 +25,10 @@ export class Metrics {
 
   constructor(readonly service: string) {
     this.registry.setDefaultLabels({ service });
-    client.collectDefaultMetrics({ register: this.registry });
+    // The event loop's delay sampled every 50 ms rather than prom-client's 10: at 10 ms the
+    // sampling timer alone cost an idle process about 4 ms of CPU a second (1 ms at 50). A stall
+    // of 50 ms or more is still always seen; a shorter one in proportion to its length.
+    client.collectDefaultMetrics({ register: this.registry, eventLoopMonitoringPrecision: 50 });
     this.requests = new client.Histogram({
       name: 'http_request_duration_seconds',
       help: 'HTTP requests answered, by method, route template and status',

@@ -4,6 +4,9 @@ import mongoose, { type Connection, type Model, type Schema } from 'mongoose';
 // so an operator object such as {"$gt": ""} never becomes part of a filter.
 // A filter on a path the schema lacks is a bug; fail loudly rather than match everything.
 mongoose.set('strictQuery', 'throw');
+// A query run twice is a bug mongoose reports with the stack of its first run, which it would
+// otherwise capture (and format) for every query: 0.6 % of the orders service's time under load.
+mongoose.set('skipOriginalStackTraces', true);
 
 const SELECT_MS = 5_000;
 

@@ -126,7 +126,7 @@ export function requestTrace(): RequestHandler {
 
 /** `headers` with the current trace context added, for a call to another service when HTTP is not patched. */
 export function traceHeaders(headers: Record<string, string>): Record<string, string> {
-  if (byHand && kept) propagation.inject(context.active(), headers);
+  if (byHand) propagation.inject(context.active(), headers);
   return headers;
 }
 
