@@ -220,6 +220,8 @@ describe('docker-compose.yml', () => {
       expect(args[args.indexOf('--maxmemory-policy') + 1]).toBe('allkeys-lru');
       expect(healthcheckCommand(service('cache'))).toContain('ping');
       expect(environmentOf(service('catalog')).CACHE_REDIS_URL).toBe('redis://cache:6379');
+      // orders reads the catalogue's version where catalog keeps it.
+      expect(environmentOf(service('orders')).CACHE_REDIS_URL).toBe('redis://cache:6379');
     });
 
     it('keeps Redis data in an append-only file', () => {

@@ -1,4 +1,4 @@
-import { displayPrice, toMicros, unitPrice } from '@raseed/kit';
+import { displayPrice, redisConnection, toMicros, unitPrice } from '@raseed/kit';
 import { eventually, publishEvents } from '@raseed/kit/testing';
 import { Types } from 'mongoose';
 import type { SimProduct } from '../../../infra/supplier-sim/src';
@@ -53,6 +53,12 @@ const setDiscount = async (userId: string, percentage: number | null) => {
   });
 };
 
+/** The catalogue's version an answer names: the sync and the products made here have set it. */
+const catalogueVersion = {
+  key: expect.stringMatching(/^raseed:catalog:.+:version$/) as unknown,
+  at: expect.any(String) as unknown,
+};
+
 describe('the product an order is placed for', () => {
   it('answers a supplier product at its cost when no profit or discount applies', async () => {
     const sim = simProduct(true);
@@ -67,6 +73,7 @@ describe('the product an order is placed for', () => {
       qtyValues: sim.qtyValues,
       unitPrice: unitPrice(sim.priceMicros, null, null),
       categoryName: sim.categoryName,
+      version: catalogueVersion,
     });
     const plain = simProduct(false);
     const { body: other } = await internalProduct(`p-${plain.id}`).expect(200);
@@ -122,12 +129,39 @@ describe('the product an order is placed for', () => {
       qtyValues: null,
       unitPrice: unitPrice(toMicros(12.5), 1.15, 12.5),
       categoryName: sim.categoryName,
+      version: catalogueVersion,
     });
     const own = await createProduct(`Gift Box ${Date.now()}`, '9.99', sim.categoryName);
     expect((await internalProduct(own, customer.id).expect(200)).body.unitPrice).toBe(
       unitPrice(toMicros(9.99), null, 12.5),
     );
     expect((await internalProduct(own).expect(200)).body.unitPrice).toBe(toMicros(9.99));
+  });
+
+  it("names the catalogue's version it is at least as new as, which a change moves on before the admin is answered", async () => {
+    const redis = redisConnection(catalog.config.CACHE_REDIS_URL);
+    try {
+      const id = await createProduct(`Version Box ${Date.now()}`, '4', 'Steam');
+      const before = (await internalProduct(id).expect(200)).body as { version: { key: string; at: string } };
+      expect(before.version).toEqual(catalogueVersion);
+      expect(await redis.get(before.version.key)).toBe(before.version.at);
+
+      await catalog
+        .http()
+        .put(`/api/update/product/${id}`)
+        .set('Authorization', admin)
+        .send({ price: 5 })
+        .expect(200);
+      const moved = await redis.get(before.version.key);
+      expect(moved).not.toBe(before.version.at);
+      const after = (await internalProduct(id).expect(200)).body;
+      expect(after).toMatchObject({
+        unitPrice: toMicros(5),
+        version: { key: before.version.key, at: moved },
+      });
+    } finally {
+      redis.disconnect();
+    }
   });
 
   it('answers available false for a product switched off by an admin or by the supplier', async () => {

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type IORedis from 'ioredis';
 
 /**
@@ -57,7 +58,11 @@ export function keepRecent<K, V>(map: Map<K, V>, key: K, value: V, most: number)
   if (map.size > most) map.delete(map.keys().next().value!);
 }
 
-/** Moves a version on after a change (see VersionedMemo). */
+/**
+ * Moves a version on after a change (see VersionedMemo): to a value never used before, so a
+ * version lost with its Redis (a cache restarted empty) cannot come back to one that values
+ * were kept under, as a counter starting again would.
+ */
 export async function bumpVersion(redis: IORedis, versionKey: string): Promise<void> {
-  await redis.incr(versionKey);
+  await redis.set(versionKey, randomUUID());
 }

@@ -8,6 +8,8 @@ export function loadOrdersConfig(env: NodeJS.ProcessEnv = process.env) {
       MONGO_DB: z.string().default('raseed_orders'),
       WALLET_URL: serviceUrls('http://127.0.0.1:4002'),
       CATALOG_URL: serviceUrls('http://127.0.0.1:4003'),
+      /** The Redis catalog keeps its cache in (its CACHE_REDIS_URL): orders reads the catalogue's version there. */
+      CACHE_REDIS_URL: z.string().url().default('redis://127.0.0.1:6379/1'),
       /** An order left unpaid this long (its placement was cut off) is finished or undone. */
       ORDER_REPAIR_AFTER_SECONDS: z.coerce.number().int().min(1).default(120),
       /** Tries at placing a supplier order before it is rejected and refunded, and the first wait between them. */

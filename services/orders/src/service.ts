@@ -1,5 +1,6 @@
 import {
   ApiRoutes,
+  redisConnection,
   secretOrDevelopment,
   ServiceClient,
   startService,
@@ -16,6 +17,7 @@ import { DeletedUsers } from './data/users';
 import { onUserDeleted } from './events/users';
 import type { FulfilmentDeps } from './domain/deps';
 import { CodeVault } from './domain/codes';
+import { CatalogPrices } from './domain/prices';
 import { repairDisputes } from './domain/disputes';
 import { handOff, repair } from './domain/orders';
 import { noticeStuck, type StuckDeps } from './domain/stuck';
@@ -65,13 +67,18 @@ export function startOrders(config: OrdersConfig): Promise<RunningService> {
     // kept in memory until one of them changes: see VersionedMemo.
     const readVersion = `raseed:orders:${config.MONGO_DB}:version`;
     const deleted = new DeletedUsers(ctx.mongo, ctx.redis, readVersion);
+    const catalogRedis = redisConnection(config.CACHE_REDIS_URL);
+    ctx.onStop(() => catalogRedis.quit());
     const deps: FulfilmentDeps = {
       orders,
       codes: new CodeStore(stock, ctx.redis, readVersion),
       stock: new StockLevels(stock, levels, ctx.outbox, ctx.logger),
       supplier,
       disputes,
-      catalog: new ServiceClient('catalog', config.CATALOG_URL, config.SERVICE_TOKEN),
+      prices: new CatalogPrices(
+        new ServiceClient('catalog', config.CATALOG_URL, config.SERVICE_TOKEN),
+        catalogRedis,
+      ),
       wallet: new ServiceClient('wallet', config.WALLET_URL, config.SERVICE_TOKEN),
       logger: ctx.logger,
       deleted,

@@ -1,5 +1,8 @@
+import { redisConnection, ServiceClient } from '@raseed/kit';
 import { eventually, publishEvents } from '@raseed/kit/testing';
 import { Types } from 'mongoose';
+import type * as prom from 'prom-client';
+import { CatalogPrices } from '../src/domain/prices';
 import { bearer, newUser, startTestOrders, toMicros, type TestOrders, type TestUser } from './support';
 
 let orders: TestOrders;
@@ -383,6 +386,91 @@ describe('prices as the customer sees them', () => {
     expect(stored!.productName).toMatch(/^Card x+…$/);
     const [debit] = await movements(res.body.orderId as string);
     expect(debit!.productName).toBe(stored!.productName);
+  });
+});
+
+/** How many times catalog has priced a product for an order (its own count of the requests it answered). */
+async function catalogAsked(): Promise<number> {
+  const metric = orders.catalog.service.context.metrics.registry.getSingleMetric(
+    'http_request_duration_seconds',
+  );
+  const { values } = (await metric!.get()) as prom.MetricObjectWithValues<prom.MetricValueWithName<string>>;
+  return values
+    .filter((v) => v.metricName === 'http_request_duration_seconds_count')
+    .filter((v) => String(v.labels.route).startsWith('/internal/products/'))
+    .reduce((sum, v) => sum + v.value, 0);
+}
+
+describe("catalog's answers, kept between changes of the catalogue", () => {
+  it('prices a repeat order without asking catalog, and every order after a change at its new terms', async () => {
+    const user = await orders.customer(100);
+    const product = await orders.createdProduct('2');
+    const order = draft({ product_id: product });
+    const paid = async (res: { body: Record<string, unknown> }) =>
+      (await movements(res.body.orderId as string))[0]!.amount as number;
+    const admin = () => orders.catalog.http();
+
+    expect(await paid(await orders.order(user, order).expect(201))).toBe(toMicros(2));
+    const asked = await catalogAsked();
+    expect(await paid(await orders.order(user, order).expect(201))).toBe(toMicros(2));
+    expect(await catalogAsked()).toBe(asked);
+
+    // The admin is answered once the catalogue's version has moved on: the next order pays the new price.
+    await admin()
+      .put(`/api/update/product/${product}`)
+      .set(bearer(orders.admin))
+      .send({ price: 3 })
+      .expect(200);
+    expect(await paid(await orders.order(user, order).expect(201))).toBe(toMicros(3));
+    expect(await catalogAsked()).toBe(asked + 1);
+
+    // A discount reaches catalog by its event; from then on every order is priced with it.
+    await publishEvents('user.discount-changed', {
+      key: user.id,
+      data: { userId: user.id, percentage: 10, setAt: new Date().toISOString() },
+    });
+    await eventually(
+      async () =>
+        (await paid(await orders.order(user, order).expect(201))) === toMicros(2.7) ? true : undefined,
+      { what: 'the discounted price' },
+    );
+    expect(await paid(await orders.order(user, order).expect(201))).toBe(toMicros(2.7));
+
+    await admin()
+      .put(`/api/products/${product}/availability`)
+      .set(bearer(orders.admin))
+      .send({ available: false })
+      .expect(200);
+    const off = await orders.order(user, order).expect(400);
+    expect(off.body).toEqual({ orderStatus: false, error: 'This product is not available right now.' });
+    await admin().delete(`/api/delete/product/${product}`).set(bearer(orders.admin)).expect(200);
+    const gone = await orders.order(user, order).expect(400);
+    expect(gone.body).toEqual({ orderStatus: false, error: 'Product not found' });
+
+    // What was paid is what the ledger holds, to the micro-dollar.
+    const spent = (await orders.storedOrders({ userId: user.id })).filter((o) => o.paid);
+    const total = spent.reduce((sum, o) => sum + (o.total as number), 0);
+    expect(await orders.wallet.balance(user)).toBe((toMicros(100) - total) / 1_000_000);
+  });
+});
+
+describe('CatalogPrices', () => {
+  it('asks catalog every time when its Redis is not the one catalog keeps the version in', async () => {
+    const elsewhere = new URL(orders.config.CACHE_REDIS_URL);
+    elsewhere.pathname = elsewhere.pathname === '/5' ? '/6' : '/5';
+    const redis = redisConnection(elsewhere.toString());
+    try {
+      const prices = new CatalogPrices(
+        new ServiceClient('catalog', [orders.catalog.service.url], orders.config.SERVICE_TOKEN),
+        redis,
+      );
+      const user = await newUser();
+      const asked = await catalogAsked();
+      for (let i = 0; i < 3; i++) expect((await prices.of(giftCard, user.id)).unitPrice).toBe(toMicros(1));
+      expect(await catalogAsked()).toBe(asked + 3);
+    } finally {
+      redis.disconnect();
+    }
   });
 });
 

@@ -1,6 +1,11 @@
 import { bumpVersion, VersionedMemo } from '@raseed/kit';
 import type IORedis from 'ioredis';
 
+export interface CatalogueVersion {
+  key: string;
+  at: string;
+}
+
 /**
  * Public catalogue reads cached in Redis. Every change bumps one version number that is
  * part of each key, so a change invalidates every cached page at once; old entries
@@ -46,6 +51,15 @@ export class ReadCache {
     const value = await load();
     if (key && keep()) await this.redis.set(key, value, 'EX', this.ttlSeconds).catch(() => undefined);
     return value;
+  }
+
+  /**
+   * The catalogue's version as it stands: where it is kept and its value; null while no change has
+   * been made or Redis is away. An answer read after it is at least as new as it.
+   */
+  async version(): Promise<CatalogueVersion | null> {
+    const at = await this.redis.get(this.versionKey).catch(() => null);
+    return at === null ? null : { key: this.versionKey, at };
   }
 
   async invalidate(): Promise<void> {

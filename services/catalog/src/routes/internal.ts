@@ -29,6 +29,11 @@ export const orderProduct = z.object({
   /** Integer micro-dollars for this user: price × custom multiplier × (1 − discount / 100). */
   unitPrice: z.number().int(),
   categoryName: z.string(),
+  /**
+   * The catalogue's version this answer is at least as new as (null when unknown): the caller may
+   * use the answer again while the version in Redis at `key` is still `at` (see VersionedMemo).
+   */
+  version: z.object({ key: z.string(), at: z.string() }).nullable(),
 });
 export type OrderProduct = z.infer<typeof orderProduct>;
 
@@ -55,20 +60,22 @@ export function internalRoutes(api: ApiRoutes, deps: InternalDeps): void {
     async (req, res) => {
       const id = parseInput(productId, req.params.id);
       const { userId } = parseInput(productQuery, req.query);
+      // Read first: what follows is at least as new as it.
+      const version = await deps.cache.version();
       const [found, discount] = await Promise.all([
         products.get(id, () => forOrder(models, id)),
         userId ? discounts.get(userId, () => discountOf(models, userId)) : null,
       ]);
       if (!found) throw notFound(texts.productNotFound);
       const { price, percentage, ...product } = found;
-      const answer: OrderProduct = { ...product, unitPrice: unitPrice(price, percentage, discount) };
+      const answer: OrderProduct = { ...product, unitPrice: unitPrice(price, percentage, discount), version };
       res.json(answer);
     },
   );
 }
 
 /** An order's product before the customer's discount: its base price and profit multiplier. */
-type Priceable = Omit<OrderProduct, 'unitPrice'> & { price: number; percentage: number | null };
+type Priceable = Omit<OrderProduct, 'unitPrice' | 'version'> & { price: number; percentage: number | null };
 
 /** The product as orders take it, with what prices it; null when there is no such product. */
 async function forOrder(models: CatalogModels, id: string): Promise<Priceable | null> {

@@ -28,20 +28,8 @@ import {
 import { orderPlaced } from '../events/published';
 import type { DeletedUsers } from '../data/users';
 import { codeTexts } from './codes';
+import type { CatalogPrices } from './prices';
 import { joinParams, MAX_QUANTITY, paramValues, texts } from './rules';
-
-/** The product an order is for, priced for the caller by catalog (GET /internal/products/{id}). */
-export interface PricedProduct {
-  id: string;
-  name: string;
-  kind: 'created' | 'supplier';
-  supplierId: string | null;
-  available: boolean;
-  params: string[];
-  qtyValues: { min: number; max: number } | null;
-  /** Micro-dollars, the caller's discount applied. */
-  unitPrice: number;
-}
 
 export interface OrderDeps {
   orders: OrderStore;
@@ -49,7 +37,8 @@ export interface OrderDeps {
   codes: CodeStore;
   /** Their levels as the store shows them, and their admins' settings. */
   stock: StockLevels;
-  catalog: ServiceClient;
+  /** Products priced for their buyers by catalog. */
+  prices: CatalogPrices;
   wallet: ServiceClient;
   logger: Logger;
   /** Accounts deleted since (user.deleted): they place no new orders. */
@@ -70,13 +59,11 @@ const fail = (status: number, error: string): Placed => ({ status, body: { order
 
 /** Checks a draft against its product (params, quantity) and answers the order to record. */
 async function price(deps: OrderDeps, user: SessionUser, draft: Draft) {
-  const product = await deps.catalog
-    .get<PricedProduct>(`/internal/products/${encodeURIComponent(draft.product_id)}?userId=${user.id}`)
-    .catch((err: unknown) => {
-      if (err instanceof HttpError && err.status === 404)
-        throw badRequest(texts.productMissing, { orderStatus: false });
-      throw err;
-    });
+  const product = await deps.prices.of(draft.product_id, user.id).catch((err: unknown) => {
+    if (err instanceof HttpError && err.status === 404)
+      throw badRequest(texts.productMissing, { orderStatus: false });
+    throw err;
+  });
   const failed = { orderStatus: false };
   if (!product.available) throw badRequest(texts.unavailable, failed);
   const values = paramValues(draft.params);

@@ -13,7 +13,8 @@ import {
 } from '@raseed/kit';
 import type { StockSettings } from '../data/stock-levels';
 import { codeTexts, readCodes, type CodeVault } from '../domain/codes';
-import type { OrderDeps, PricedProduct } from '../domain/orders';
+import type { OrderDeps } from '../domain/orders';
+import type { PricedProduct } from '../domain/prices';
 import { ORDER_ID, texts } from '../domain/rules';
 
 /** An upload of 10,000 lines of code, serial, PIN and expiry fits well within this. */
@@ -37,12 +38,10 @@ const settingsView = (s: StockSettings) => ({
 export function codeRoutes(api: ApiRoutes, deps: OrderDeps, vault: CodeVault): void {
   /** The product, which must be one the store created (catalog answers 404 for an unknown id). */
   async function createdProduct(productId: string, userId: string): Promise<PricedProduct> {
-    const product = await deps.catalog
-      .get<PricedProduct>(`/internal/products/${encodeURIComponent(productId)}?userId=${userId}`)
-      .catch((err: unknown) => {
-        if (err instanceof HttpError && err.status === 404) throw notFound(texts.productMissing);
-        throw err;
-      });
+    const product = await deps.prices.of(productId, userId).catch((err: unknown) => {
+      if (err instanceof HttpError && err.status === 404) throw notFound(texts.productMissing);
+      throw err;
+    });
     if (product.kind !== 'created') throw badRequest(codeTexts.notStocked);
     return product;
   }
