@@ -2,7 +2,7 @@ import { hourKey } from '@raseed/kit';
 import { openDatabase } from '@raseed/kit/testing';
 import { Types, type Connection } from 'mongoose';
 import { userModel } from '../../services/auth/src/data/users';
-import { orderLoad, startLoadStore, type Shopper, type StoreApi } from '../cluster/load';
+import { orderLoad, startLoadStore, SYNC_AT_START_ONLY, type Shopper, type StoreApi } from '../cluster/load';
 import { sql } from '../postgres';
 import { machineCpu, untilIdle } from './cpu';
 
@@ -219,7 +219,11 @@ export async function grownStoreFigures(
 ) {
   const { heading, line, percentile } = report;
   process.stderr.write('  starting the store with one instance of each service…\n');
-  const store = await startLoadStore({ auth: 1, wallet: 1, catalog: 1, orders: 1, payments: 1 }, ports);
+  const store = await startLoadStore(
+    { auth: 1, wallet: 1, catalog: 1, orders: 1, payments: 1 },
+    ports,
+    SYNC_AT_START_ONLY,
+  );
   try {
     const { api, adminToken } = store;
     const productId = await api.createdProduct(adminToken, 0.01);

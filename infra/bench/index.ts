@@ -27,7 +27,7 @@ import supertest from 'supertest';
 import { createGateway } from '../../gateway/src/app';
 import { loadGatewayConfig } from '../../gateway/src/config';
 import { startSupplierSim } from '../supplier-sim/src';
-import { orderLoad, startLoadStore, steadyOrderLoad } from '../cluster/load';
+import { orderLoad, startLoadStore, steadyOrderLoad, SYNC_AT_START_ONLY } from '../cluster/load';
 import { closeClient, get, sendJson } from './client';
 import { cpuByRole, cpuSpent, LOAD_ROLE, untilIdle } from './cpu';
 import { grownStoreFigures } from './grown';
@@ -806,7 +806,11 @@ async function inBatches<T>(count: number, size: number, task: (i: number) => Pr
 /** One store of one instance each, measured under steady orders, for the gateway's cost, then for memory. */
 export async function steadyStoreFigures() {
   process.stderr.write('  starting the store with one instance of each service…\n');
-  const store = await startLoadStore({ auth: 1, wallet: 1, catalog: 1, orders: 1, payments: 1 }, STORE_PORTS);
+  const store = await startLoadStore(
+    { auth: 1, wallet: 1, catalog: 1, orders: 1, payments: 1 },
+    STORE_PORTS,
+    SYNC_AT_START_ONLY,
+  );
   try {
     // First, while the gateway has served little else: its memory then shows what the streams cost.
     await liveStreamFigures(store);

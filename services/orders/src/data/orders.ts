@@ -368,8 +368,9 @@ export class OrderStore implements TallySource {
 
   /** Orders whose fate the order does not show yet, older than `ms` (their placement was cut off). */
   async unpaid(olderThanMs: number): Promise<Order[]> {
-    const list = await this.models.Order.find({ paid: false }).lean<Order[]>();
-    return list.filter((o) => !o.failed && o.createdAt.getTime() < Date.now() - olderThanMs);
+    // Failed orders are settled and pile up (every refused attempt is one): the store leaves them out.
+    const list = await this.models.Order.find({ paid: false, failed: null }).lean<Order[]>();
+    return list.filter((o) => o.createdAt.getTime() < Date.now() - olderThanMs);
   }
 
   list(filter: FilterQuery<Order>, page: number, limit: number) {
