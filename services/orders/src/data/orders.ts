@@ -86,6 +86,8 @@ orderSchema.index({ paid: 1 });
 orderSchema.index({ createdAt: -1 });
 orderSchema.index({ hour: 1 });
 orderSchema.index({ stocked: 1, status: 1 });
+// Waiting supplier orders (placement repair, status sync, stuck list) without reading the waiting created ones.
+orderSchema.index({ kind: 1, status: 1 });
 
 export interface Failure {
   status: number;
