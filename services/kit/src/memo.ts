@@ -23,11 +23,14 @@ export class VersionedMemo<T> {
     } = {},
   ) {}
 
-  async get(name: string, load: () => Promise<T>): Promise<T> {
-    const version = await this.redis.get(this.versionKey).then(
-      (stored) => stored ?? '0',
-      () => null,
-    );
+  /** The version as it stands ('0' before any change), or null while Redis is away. */
+  current(): Promise<string | null> {
+    return readVersion(this.redis, this.versionKey);
+  }
+
+  /** `at`, when given, is the version the caller has just read (current), shared by several reads. */
+  async get(name: string, load: () => Promise<T>, at?: string | null): Promise<T> {
+    const version = at === undefined ? await this.current() : at;
     if (version === null) return load();
     if (version !== this.version) {
       this.values.clear();
@@ -56,6 +59,14 @@ export function keepRecent<K, V>(map: Map<K, V>, key: K, value: V, most: number)
   map.delete(key);
   map.set(key, value);
   if (map.size > most) map.delete(map.keys().next().value!);
+}
+
+/** A version as it stands ('0' before any change), or null while Redis is away. */
+export function readVersion(redis: IORedis, versionKey: string): Promise<string | null> {
+  return redis.get(versionKey).then(
+    (stored) => stored ?? '0',
+    () => null,
+  );
 }
 
 /**

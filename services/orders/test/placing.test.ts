@@ -466,7 +466,7 @@ describe('CatalogPrices', () => {
       );
       const user = await newUser();
       const asked = await catalogAsked();
-      for (let i = 0; i < 3; i++) expect((await prices.of(giftCard, user.id)).unitPrice).toBe(toMicros(1));
+      for (let i = 0; i < 3; i++) expect((await prices.of(giftCard, user.id))?.unitPrice).toBe(toMicros(1));
       expect(await catalogAsked()).toBe(asked + 3);
     } finally {
       redis.disconnect();

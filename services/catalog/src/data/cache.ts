@@ -1,4 +1,4 @@
-import { bumpVersion, VersionedMemo } from '@raseed/kit';
+import { bumpVersion, readVersion, VersionedMemo } from '@raseed/kit';
 import type IORedis from 'ioredis';
 
 export interface CatalogueVersion {
@@ -54,11 +54,11 @@ export class ReadCache {
   }
 
   /**
-   * The catalogue's version as it stands: where it is kept and its value; null while no change has
-   * been made or Redis is away. An answer read after it is at least as new as it.
+   * The catalogue's version as it stands: where it is kept and its value ('0' before any change);
+   * null while Redis is away. An answer read after it is at least as new as it.
    */
   async version(): Promise<CatalogueVersion | null> {
-    const at = await this.redis.get(this.versionKey).catch(() => null);
+    const at = await readVersion(this.redis, this.versionKey);
     return at === null ? null : { key: this.versionKey, at };
   }
 

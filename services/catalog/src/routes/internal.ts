@@ -60,11 +60,12 @@ export function internalRoutes(api: ApiRoutes, deps: InternalDeps): void {
     async (req, res) => {
       const id = parseInput(productId, req.params.id);
       const { userId } = parseInput(productQuery, req.query);
-      // Read first: what follows is at least as new as it.
+      // Read once, first: both reads use it, and what they answer is at least as new as it.
       const version = await deps.cache.version();
+      const at = version?.at ?? null;
       const [found, discount] = await Promise.all([
-        products.get(id, () => forOrder(models, id)),
-        userId ? discounts.get(userId, () => discountOf(models, userId)) : null,
+        products.get(id, () => forOrder(models, id), at),
+        userId ? discounts.get(userId, () => discountOf(models, userId), at) : null,
       ]);
       if (!found) throw notFound(texts.productNotFound);
       const { price, percentage, ...product } = found;

@@ -59,12 +59,9 @@ const fail = (status: number, error: string): Placed => ({ status, body: { order
 
 /** Checks a draft against its product (params, quantity) and answers the order to record. */
 async function price(deps: OrderDeps, user: SessionUser, draft: Draft) {
-  const product = await deps.prices.of(draft.product_id, user.id).catch((err: unknown) => {
-    if (err instanceof HttpError && err.status === 404)
-      throw badRequest(texts.productMissing, { orderStatus: false });
-    throw err;
-  });
+  const product = await deps.prices.of(draft.product_id, user.id);
   const failed = { orderStatus: false };
+  if (!product) throw badRequest(texts.productMissing, failed);
   if (!product.available) throw badRequest(texts.unavailable, failed);
   const values = paramValues(draft.params);
   if (product.params.some((label) => !values.get(label))) throw badRequest(texts.fillAll, failed);

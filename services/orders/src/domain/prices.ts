@@ -1,4 +1,4 @@
-import { keepRecent, type ServiceClient } from '@raseed/kit';
+import { HttpError, keepRecent, type ServiceClient } from '@raseed/kit';
 import type IORedis from 'ioredis';
 
 /** The product an order is for, priced for the caller by catalog (GET /internal/products/{id}). */
@@ -38,8 +38,8 @@ export class CatalogPrices {
     private readonly redis: IORedis,
   ) {}
 
-  /** The product priced for the user; catalog's 404 (no such product) is thrown as it came. */
-  async of(productId: string, userId: string): Promise<PricedProduct> {
+  /** The product priced for the user; null when catalog has no such product. */
+  async of(productId: string, userId: string): Promise<PricedProduct | null> {
     const name = `${productId} ${userId}`;
     const hit = this.kept.get(name);
     if (hit && Date.now() - hit.at < KEPT_MS && (await this.stands(hit.product.version))) {
@@ -47,9 +47,15 @@ export class CatalogPrices {
       return hit.product;
     }
     this.kept.delete(name);
-    const product = await this.catalog.get<PricedProduct>(
-      `/internal/products/${encodeURIComponent(productId)}?userId=${encodeURIComponent(userId)}`,
-    );
+    const product = await this.catalog
+      .get<PricedProduct>(
+        `/internal/products/${encodeURIComponent(productId)}?userId=${encodeURIComponent(userId)}`,
+      )
+      .catch((err: unknown) => {
+        if (err instanceof HttpError && err.status === 404) return null;
+        throw err;
+      });
+    if (!product) return null;
     if (product.version) keepRecent(this.kept, name, { product, at: Date.now() }, MOST_KEPT);
     return product;
   }

@@ -1,7 +1,6 @@
 import {
   badRequest,
   currentUser,
-  HttpError,
   notFound,
   pageAnswer,
   pageSchema,
@@ -38,10 +37,8 @@ const settingsView = (s: StockSettings) => ({
 export function codeRoutes(api: ApiRoutes, deps: OrderDeps, vault: CodeVault): void {
   /** The product, which must be one the store created (catalog answers 404 for an unknown id). */
   async function createdProduct(productId: string, userId: string): Promise<PricedProduct> {
-    const product = await deps.prices.of(productId, userId).catch((err: unknown) => {
-      if (err instanceof HttpError && err.status === 404) throw notFound(texts.productMissing);
-      throw err;
-    });
+    const product = await deps.prices.of(productId, userId);
+    if (!product) throw notFound(texts.productMissing);
     if (product.kind !== 'created') throw badRequest(codeTexts.notStocked);
     return product;
   }
