@@ -317,7 +317,13 @@ async function outage(component: string, how: 'down' | 'kill', expectRefusals: b
       await eventually(
         async () => (toMicros(await orders.wallet.balance(customer)) === expected ? true : undefined),
         { timeoutMs: 120_000, what: `the balance of ${customer.id} to be ${expected / 1e6}` },
-      );
+      ).catch(async (err: Error) => {
+        // What it holds instead, and what payments has still to send, say where the money stopped.
+        const unsent = await payments.context.mongo.collection('outbox').countDocuments();
+        throw new Error(
+          `${err.message}; it holds ${await orders.wallet.balance(customer)}; payments' outbox holds ${unsent}`,
+        );
+      });
     }
     // One order per key that was answered 201, none for the retries.
     const stored = await orders.storedOrders({ userId: { $in: customers.map((c) => c.id) }, paid: true });

@@ -248,15 +248,38 @@ export class OutboxRelay {
     this.batchSize = options.batchSize ?? 100;
     this.topicPrefix = options.topicPrefix ?? '';
     this.partitions = options.partitions ?? 3;
-    this.producer = kafka.producer({
+    this.producer = this.newProducer();
+    outbox.onRecorded = () => this.nudge();
+  }
+
+  private newProducer(): Producer {
+    const producer = this.kafka.producer({
       idempotent: true,
       maxInFlightRequests: 1,
       allowAutoTopicCreation: true,
     });
-    this.producer.on(this.producer.events.DISCONNECT, () => {
-      this.connected = false;
+    producer.on(producer.events.DISCONNECT, () => {
+      if (producer === this.producer) this.connected = false;
     });
-    outbox.onRecorded = () => this.nudge();
+    return producer;
+  }
+
+  /**
+   * After a failed send the relay sends through a new producer, as a failed producer of kafkajs
+   * may never send again:
+   * - The broker may have written a send whose answer never came (it was killed or stalled after
+   *   writing it). The producer numbers its next batch from where that send began, and that batch
+   *   holds more events, so the broker refuses it as out of order, and every one after it. A new
+   *   producer gets a new id and numbers from zero; what the lost answer hid is sent again, and
+   *   consumers drop the repeats by event id.
+   * - A connect whose first request timed out (a stalled broker) leaves the producer's connection
+   *   open but unusable: every later send fails with 'Broker not connected'.
+   */
+  private renewProducer(): void {
+    const failed = this.producer;
+    this.producer = this.newProducer();
+    this.connected = false;
+    failed.disconnect().catch(() => undefined);
   }
 
   start(): void {
@@ -443,7 +466,18 @@ export class OutboxRelay {
     return null;
   }
 
+  /** Sends the events; after any failure the next send goes through a new producer (renewProducer). */
   private async publish(events: EventEnvelope[]): Promise<void> {
+    try {
+      await this.ready();
+      await this.send(events);
+    } catch (err) {
+      this.renewProducer();
+      throw err;
+    }
+  }
+
+  private async ready(): Promise<void> {
     if (!this.connected) {
       await this.producer.connect();
       this.connected = true;
@@ -462,6 +496,9 @@ export class OutboxRelay {
       }
       this.topicsReady = true;
     }
+  }
+
+  private async send(events: EventEnvelope[]): Promise<void> {
     const byTopic = new Map<string, { key: string; value: string; headers: Record<string, string> }[]>();
     // An event born in a trace is sent in a span of that trace, which its consumers continue.
     const spans = [];

@@ -1,6 +1,5 @@
 import {
   carriesEvents,
-  createEvent,
   createKafka,
   createLogger,
   isDuplicateKey,
@@ -15,6 +14,7 @@ import {
   MONGO_URL,
   readEvents,
   TEST_TOPIC_PREFIX,
+  registeredEvent,
   uniqueName,
 } from '@raseed/kit/testing';
 import mongoose, { Schema, type Connection, type Model } from 'mongoose';
@@ -62,16 +62,7 @@ afterAll(async () => {
   await dropDatabase(dbName);
 });
 
-function registered(userId: string): EventEnvelope<'user.registered'> {
-  return createEvent('kit-test', 'user.registered', userId, {
-    userId,
-    username: userId,
-    email: `${uniqueName('outbox')}@example.com`,
-    phone: '+961 70 000000',
-    role: 'user',
-    createdAt: new Date().toISOString(),
-  });
-}
+const registered = registeredEvent;
 
 const pending = () => outbox.records.countDocuments();
 

@@ -173,6 +173,18 @@ export async function publishEvents<T extends EventType>(
   return events;
 }
 
+/** A user.registered event of a new user `userId`, as auth would send it. */
+export function registeredEvent(userId: string): EventEnvelope<'user.registered'> {
+  return createEvent('kit-test', 'user.registered', userId, {
+    userId,
+    username: userId,
+    email: `${userId}@example.com`,
+    phone: '+961 70 000000',
+    role: 'user',
+    createdAt: new Date().toISOString(),
+  });
+}
+
 /** Sends events once more as they were sent (the same ids): a redelivery, as a relay's retry makes. */
 export async function republishEvents<T extends EventType>(
   type: T,
