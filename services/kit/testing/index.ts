@@ -178,7 +178,7 @@ export function registeredEvent(userId: string): EventEnvelope<'user.registered'
   return createEvent('kit-test', 'user.registered', userId, {
     userId,
     username: userId,
-    email: `${userId}@example.com`,
+    email: `${uniqueName('user')}@example.com`,
     phone: '+961 70 000000',
     role: 'user',
     createdAt: new Date().toISOString(),
