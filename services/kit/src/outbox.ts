@@ -253,15 +253,7 @@ export class OutboxRelay {
   }
 
   private newProducer(): Producer {
-    const producer = this.kafka.producer({
-      idempotent: true,
-      maxInFlightRequests: 1,
-      allowAutoTopicCreation: true,
-    });
-    producer.on(producer.events.DISCONNECT, () => {
-      if (producer === this.producer) this.connected = false;
-    });
-    return producer;
+    return this.kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: true });
   }
 
   /**
@@ -337,7 +329,6 @@ export class OutboxRelay {
         failures = 0;
       } catch (err) {
         failures++;
-        this.connected = false;
         this.logger.warn({ err, failures }, 'outbox relay could not publish; will retry');
       }
       if (!this.running) break;

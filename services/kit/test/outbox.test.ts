@@ -62,8 +62,6 @@ afterAll(async () => {
   await dropDatabase(dbName);
 });
 
-const registered = registeredEvent;
-
 const pending = () => outbox.records.countDocuments();
 
 async function expectOutboxEmptied(): Promise<void> {
@@ -83,7 +81,7 @@ function delivery(written: EventEnvelope[], arrived: EventEnvelope[]) {
 
 describe('the outbox relay', () => {
   it('publishes each event record once, keyed by user, and empties the outbox', async () => {
-    const written = [registered(uniqueName('u')), registered(uniqueName('u'))];
+    const written = [registeredEvent(uniqueName('u')), registeredEvent(uniqueName('u'))];
     await outbox.add(...written);
     // Recording the same event again (a retried request) adds nothing.
     await outbox.add(written[0]!);
@@ -101,7 +99,7 @@ describe('the outbox relay', () => {
       users.map(async (user) => {
         const events: EventEnvelope<'user.registered'>[] = [];
         for (let i = 0; i < 12; i++) {
-          const event = registered(user);
+          const event = registeredEvent(user);
           await outbox.add(event);
           events.push(event);
         }
@@ -124,14 +122,14 @@ describe('the outbox relay', () => {
 
   it("publishes a record's events once it exists, however long its writer stalled after the pointer", async () => {
     const id = uniqueName('s');
-    const event = registered(id);
+    const event = registeredEvent(id);
     // The writer dies (or stalls) between its pointer and its record: nothing is sent yet.
     await outbox.records.create({
       _id: `signups:${id}`,
       order: new mongoose.Types.ObjectId(),
       carrier: { collection: 'signups', filter: { _id: id } },
     });
-    const other = registered(uniqueName('u'));
+    const other = registeredEvent(uniqueName('u'));
     await outbox.add(other);
     // A pointer waiting for its record holds up the rest for a moment only.
     expect(await readEvents('user.registered', (e) => e.id === other.id, { count: 1 })).toHaveLength(1);
@@ -147,7 +145,7 @@ describe('the outbox relay', () => {
 
   it('sends a record’s events before those recorded after its pointer, while its writer finishes', async () => {
     const user = uniqueName('u');
-    const [first, second] = [registered(user), registered(user)];
+    const [first, second] = [registeredEvent(user), registeredEvent(user)];
     // The writer has made its pointer and is about to insert its record...
     await outbox.records.create({
       _id: `signups:${user}`,
@@ -166,7 +164,7 @@ describe('the outbox relay', () => {
 
   it('lets exactly one of 100 racing writers decide, and sends only the winner’s event', async () => {
     const id = uniqueName('s');
-    const attempts = Array.from({ length: 100 }, () => registered(id));
+    const attempts = Array.from({ length: 100 }, () => registeredEvent(id));
     const outcomes = await Promise.all(
       attempts.map((event) => outbox.insertOnce(signups, { _id: id, email: event.data.email }, [event])),
     );
@@ -184,14 +182,14 @@ describe('the outbox relay', () => {
 
   it('sends nothing again for a pointer a losing writer makes after the send, and remembers the send for an hour', async () => {
     const id = uniqueName('s');
-    const event = registered(id);
+    const event = registeredEvent(id);
     const record = { _id: id, email: event.data.email };
     expect((await outbox.insertOnce(signups, record, [event], { lookFirst: false })).first).toBe(true);
     await readEvents('user.registered', (e) => e.id === event.id, { timeoutMs: 4000, settleMs: 0 });
     await expectOutboxEmptied();
 
     // A writer that lost the race without looking first leaves a pointer to the winner's record.
-    const late = await outbox.insertOnce(signups, record, [registered(id)], { lookFirst: false });
+    const late = await outbox.insertOnce(signups, record, [registeredEvent(id)], { lookFirst: false });
     expect(late.first).toBe(false);
     await expectOutboxEmptied();
     const arrived = await readEvents('user.registered', (e) => e.data.userId === id, { timeoutMs: 4000 });
@@ -207,7 +205,7 @@ describe('the outbox relay', () => {
       .mockRejectedValueOnce(new Error('store away'));
     try {
       const id = uniqueName('s');
-      const event = registered(id);
+      const event = registeredEvent(id);
       await outbox.insertOnce(signups, { _id: id, email: event.data.email }, [event], { lookFirst: false });
       await expectOutboxEmptied();
       expect(failedDelete.mock.calls.length).toBeGreaterThanOrEqual(2);
@@ -221,7 +219,7 @@ describe('the outbox relay', () => {
   it('loses no event when stale copies of the records are written back whole while it drains', async () => {
     // What a writer whose lock expired does on the local store: read, wait, write the whole copy back.
     const ids = Array.from({ length: 30 }, () => uniqueName('s'));
-    const events = ids.map((id) => registered(id));
+    const events = ids.map((id) => registeredEvent(id));
     await Promise.all(
       ids.map((id, i) => outbox.create(signups, { _id: id, email: 'x@y.z' }, [events[i]!], { _id: id })),
     );
@@ -250,9 +248,9 @@ describe('the outbox relay', () => {
 
   it('throws a duplicate key of the record itself, for the caller to read', async () => {
     const id = uniqueName('s');
-    await outbox.create(signups, { _id: id, email: 'a@b.c' }, [registered(id)], { _id: id });
+    await outbox.create(signups, { _id: id, email: 'a@b.c' }, [registeredEvent(id)], { _id: id });
     const second = await outbox
-      .create(signups, { _id: id, email: 'd@e.f' }, [registered(id)], { _id: id })
+      .create(signups, { _id: id, email: 'd@e.f' }, [registeredEvent(id)], { _id: id })
       .then(
         () => null,
         (err: unknown) => err,
@@ -278,7 +276,7 @@ describe('the outbox relay', () => {
       await new Promise((r) => setTimeout(r, 1_000));
       const looks = jest.spyOn(quiet.records, 'find');
       const user = uniqueName('u');
-      const written = Array.from({ length: 7 }, () => registered(user));
+      const written = Array.from({ length: 7 }, () => registeredEvent(user));
       await quiet.add(...written);
       const arrived = await readEvents('user.registered', (e) => e.key === user, { count: 7 });
       expect(delivery(written, arrived)).toEqual({ missing: 0, duplicated: 0 });
@@ -308,7 +306,7 @@ describe('the outbox relay', () => {
       const user = uniqueName('u');
       const burst: EventEnvelope[] = [];
       for (let i = 0; i < 60; i++) {
-        const event = registered(user);
+        const event = registeredEvent(user);
         await outbox.add(event);
         burst.push(event);
       }
@@ -317,7 +315,7 @@ describe('the outbox relay', () => {
       expect(sent.map((e) => e.id)).toEqual(burst.map((e) => e.id));
 
       await relay.stop();
-      const after = [registered(user), registered(user)];
+      const after = [registeredEvent(user), registeredEvent(user)];
       await outbox.add(...after);
       const later = await readEvents('user.registered', (e) => e.key === user, {
         count: burst.length + after.length,

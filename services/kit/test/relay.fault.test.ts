@@ -10,6 +10,7 @@ import {
 import {
   dropDatabase,
   eventually,
+  infra,
   KAFKA_BROKERS,
   MONGO_URL,
   republishEvents,
@@ -20,9 +21,6 @@ import {
 } from '@raseed/kit/testing';
 import { Kafka, logLevel } from 'kafkajs';
 import mongoose, { type Connection } from 'mongoose';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 
 /**
  * Kafka stalls (SIGSTOP) while the store sends and consumes events. A send times out for the
@@ -32,9 +30,6 @@ import path from 'node:path';
  * never answered, then every later send refused, and no confirmed top-up credited). This pauses
  * the broker every other test shares, so it runs in the fault project, alone.
  */
-const RUN = path.join(process.env.RASEED_DATA ?? path.join(os.homedir(), '.local/share/raseed'), 'run');
-const kafkaPid = () => Number(fs.readFileSync(path.join(RUN, 'kafka.pid'), 'utf8').trim());
-
 const logger = createLogger('kit-test', 'silent');
 const dbName = uniqueName('raseed_kit_relay_fault_');
 const redis = redisConnection(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
@@ -48,7 +43,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  if (paused) process.kill(kafkaPid(), 'SIGCONT');
+  if (paused) await resumeBroker();
   await redis.quit();
   await conn.close();
   await dropDatabase(dbName);
@@ -66,15 +61,15 @@ function impatient(): Kafka {
   });
 }
 
-async function stallBroker(ms: number): Promise<void> {
-  process.kill(kafkaPid(), 'SIGSTOP');
+async function pauseBroker(): Promise<void> {
+  await infra('pause', 'kafka');
   paused = true;
-  await pause(ms);
-  process.kill(kafkaPid(), 'SIGCONT');
-  paused = false;
 }
 
-const registered = registeredEvent;
+async function resumeBroker(): Promise<void> {
+  await infra('resume', 'kafka');
+  paused = false;
+}
 
 describe('when the broker stalls', () => {
   it('the relay sends every event once it is back, though the broker wrote a send it did not answer in time', async () => {
@@ -89,27 +84,25 @@ describe('when the broker stalls', () => {
     relay.start();
     try {
       const user = uniqueName('u');
-      const written: EventEnvelope[] = [registered(user)];
+      const written: EventEnvelope[] = [registeredEvent(user)];
       await outbox.add(written[0]!);
       await readEvents('user.registered', (e) => e.id === written[0]!.id);
 
-      process.kill(kafkaPid(), 'SIGSTOP');
-      paused = true;
+      await pauseBroker();
       // Sent to the paused broker, which reads it when it resumes.
-      const first = [registered(user), registered(user)];
+      const first = [registeredEvent(user), registeredEvent(user)];
       await outbox.add(...first);
       await pause(1_000);
       // Written while the relay waits to try again: the next batch is larger than the first.
-      const second = [registered(user), registered(user), registered(user)];
+      const second = [registeredEvent(user), registeredEvent(user), registeredEvent(user)];
       await outbox.add(...second);
       await pause(5_000);
-      process.kill(kafkaPid(), 'SIGCONT');
-      paused = false;
+      await resumeBroker();
       written.push(...first, ...second);
 
       // And something written well after the broker is back.
       await pause(3_000);
-      const later = registered(user);
+      const later = registeredEvent(user);
       await outbox.add(later);
       written.push(later);
 
@@ -136,15 +129,17 @@ describe('when the broker stalls', () => {
       handlers: { 'user.registered': withoutMarker(async (event) => void seen.add(event.id)) },
     });
     try {
-      const before = registered(uniqueName('u'));
+      const before = registeredEvent(uniqueName('u'));
       await republishEvents('user.registered', before);
       await eventually(async () => seen.has(before.id) || undefined, {
         timeoutMs: 30_000,
         what: 'the first event',
       });
       // Longer than the group's requests wait for an answer: they time out meanwhile.
-      await stallBroker(8_000);
-      const after = [registered(uniqueName('u')), registered(uniqueName('u'))];
+      await pauseBroker();
+      await pause(8_000);
+      await resumeBroker();
+      const after = [registeredEvent(uniqueName('u')), registeredEvent(uniqueName('u'))];
       await republishEvents('user.registered', ...after);
       await eventually(async () => after.every((e) => seen.has(e.id)) || undefined, {
         timeoutMs: 60_000,
