@@ -31,3 +31,4 @@ export * from './tracing';
 export * from './uploads';
 export * from './validation';
 export * from './forms';
+export * from './grouped';

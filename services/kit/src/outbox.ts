@@ -7,6 +7,7 @@ import { EVENT_TYPES, type EventEnvelope } from './events';
 import { ensureTopics } from './kafka';
 import { carriedContext, openSpan, SpanKind } from './trace-context';
 import type { Logger } from './logger';
+import { grouped } from './grouped';
 import { keepRecent } from './memo';
 import { insertNew, insertOnce, modelOf } from './mongo';
 
@@ -62,6 +63,12 @@ const recordSchema = new Schema(
   { versionKey: false },
 );
 
+/** What createInOrder answers. */
+export interface InsertedInOrder {
+  inserted: number;
+  failure?: { err: unknown; duplicate: boolean };
+}
+
 /** Outbox records are built whole here: inserted without mongoose casting each into a document. */
 const LEAN = { lean: true };
 
@@ -106,11 +113,78 @@ export class Outbox {
   ) {
     if (!events.length) return model.create({ ...record, events });
     const carrier = pointer(model.collection.collectionName, key);
-    await insertNew(this.records, [carrier], LEAN);
+    await this.point([carrier]);
     const created = await model.create({ ...record, events });
     this.land(carrier._id, events);
     this.onRecorded();
     return created;
+  }
+
+  /**
+   * Inserts records carrying events in two calls however many they are (their pointers, under
+   * each record's unique `key`, then the records), as `create` does one. The records go in as
+   * listed and stop at the first that fails; answers how many went in, and why the next did not
+   * (`duplicate`: someone decided it first; no failure: another writer's record failed before
+   * them in the same call, so they are to be tried again). A failure that names no record is
+   * thrown: none of them is known to be in. Writers that come while one such insert is on its
+   * way go in together next (see grouped), their pointers too.
+   */
+  async createInOrder<T>(
+    model: Model<T>,
+    items: { record: Partial<T>; events: EventEnvelope[]; key: Record<string, string | number> }[],
+  ): Promise<InsertedInOrder> {
+    const collection = model.collection.collectionName;
+    const carriers = items.map((i) => (i.events.length ? pointer(collection, i.key) : null));
+    const pointers = carriers.filter((c) => c !== null);
+    if (pointers.length) await this.point(pointers);
+    const result = await this.inOrder(model)(items.map(({ record, events }) => ({ ...record, events })));
+    carriers
+      .slice(0, result.inserted)
+      .forEach((carrier, i) => carrier && this.land(carrier._id, items[i]!.events));
+    if (pointers.length) this.onRecorded();
+    return result;
+  }
+
+  /** Pointers, inserted with those of the writers that came meanwhile. */
+  private readonly point = grouped(async (sets: OutboxRecord[][]) => {
+    await insertNew(this.records, sets.flat(), LEAN);
+    return sets.map(() => undefined);
+  });
+
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any model's records can be inserted
+  private readonly ordered = new Map<Model<any>, (docs: object[]) => Promise<InsertedInOrder>>();
+
+  /** Inserts lists of records as one ordered list, with the lists of the writers that came meanwhile. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any model's records can be inserted
+  private inOrder(model: Model<any>): (docs: object[]) => Promise<InsertedInOrder> {
+    let insert = this.ordered.get(model);
+    if (!insert) {
+      insert = grouped(async (lists: object[][]) => {
+        const all = lists.flat();
+        let stop = all.length;
+        let failure: InsertedInOrder['failure'];
+        try {
+          await model.insertMany(all, { ordered: true });
+        } catch (err) {
+          const first = (err as { writeErrors?: { index: number; code?: number; err?: { code?: number } }[] })
+            .writeErrors?.[0];
+          if (!first) throw err;
+          stop = first.index;
+          failure = { err, duplicate: (first.code ?? first.err?.code) === 11000 };
+        }
+        let start = 0;
+        return lists.map((list) => {
+          const from = start;
+          start += list.length;
+          return {
+            inserted: Math.max(0, Math.min(list.length, stop - from)),
+            failure: stop >= from && stop < start ? failure : undefined,
+          };
+        });
+      });
+      this.ordered.set(model, insert);
+    }
+    return insert;
   }
 
   /**
@@ -125,7 +199,7 @@ export class Outbox {
     const collection = model.collection.collectionName;
     const carriers = items.map((i) => (i.events.length ? pointer(collection, { _id: i.record._id }) : null));
     const pointers = carriers.filter((c) => c !== null);
-    await insertNew(this.records, pointers, LEAN);
+    if (pointers.length) await this.point(pointers);
     const taken = await insertNew(
       model,
       items.map(({ record, events }) => ({ ...record, events })),

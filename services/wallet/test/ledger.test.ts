@@ -613,6 +613,66 @@ describe('the fate of an unpaid order', () => {
     const report = await reconcileWallet(wallet, [payment]);
     expect(report.problems.filter((p) => p.includes(user.id))).toEqual([]);
   });
+
+  it('answers a burst on one account, written in batches, as one writer at a time would', async () => {
+    const user = await newUser();
+    const { payment } = await confirm(user, 20);
+    await waitForBalance(user, 20);
+    // 30 orders of $1, each debited twice at once and a third of them voided meanwhile, and 10
+    // orders of $3: more than the balance covers, all sent together.
+    const calls = [
+      ...Array.from({ length: 30 }, (_, i) => {
+        const orderId = new Types.ObjectId().toString();
+        return [
+          { orderId, kind: 'debit', dollars: 1 },
+          { orderId, kind: 'debit', dollars: 1 },
+          ...(i % 3 === 0 ? [{ orderId, kind: 'void', dollars: 0 }] : []),
+        ];
+      }).flat(),
+      ...Array.from({ length: 10 }, () => ({
+        orderId: new Types.ObjectId().toString(),
+        kind: 'debit',
+        dollars: 3,
+      })),
+    ];
+    const answers = await Promise.all(
+      calls.map(async (call) => {
+        const res =
+          call.kind === 'void'
+            ? await voidOrder(call.orderId, user)
+            : await debitOrder(call.orderId, user, call.dollars);
+        return { ...call, status: res.status, body: res.body as Record<string, unknown> };
+      }),
+    );
+    const chain = await wallet.entries(user.id);
+    expect(chain.map((e) => e.seq)).toEqual(chain.map((_, i) => i));
+    const holders = new Map(chain.map((e) => [e.key, e]));
+    // Every answer agrees with the entry that holds its order's key, or with there being none (a
+    // debit refused for the balance, as a debit refused before its order's void landed may be).
+    const agrees = ({ orderId, kind, dollars, status, body }: (typeof answers)[number]) => {
+      const holder = holders.get(`order:${orderId}:debit`);
+      const short = kind === 'debit' && status === 422 && (body.balance as number) < toMicros(dollars);
+      if (!holder) return short;
+      if (holder.kind === 'void')
+        return kind === 'void' ? body.voided === true : body.code === 'order_void' || short;
+      return kind === 'void'
+        ? body.voided === false && body.balance === holder.balance
+        : status === 200 && body.entryId === String(holder._id) && body.balance === holder.balance;
+    };
+    expect(answers.filter((a) => !agrees(a))).toEqual([]);
+    const debits = chain.filter((e) => e.kind === 'movement' && e.type === 'OUT');
+    expect(answers.filter((a) => a.body.applied === true)).toHaveLength(debits.length);
+    expect(debits.length).toBeGreaterThan(10);
+    const spent = debits.reduce((sum, e) => sum + e.amount, 0);
+    expect(await wallet.balance(user)).toBe(toDollars(toMicros(20) - spent));
+    const report = await reconcileWallet(wallet, [payment]);
+    expect(report.problems.filter((p) => p.includes(user.id))).toEqual([]);
+    // Each debit is announced once, in the order of the chain.
+    const debited = await readEvents('wallet.debited', (e) => e.data.userId === user.id, {
+      count: debits.length,
+    });
+    expect(debited.map((e) => e.data.seq)).toEqual(debits.map((e) => e.seq));
+  });
 });
 
 describe('who may read and change a wallet', () => {

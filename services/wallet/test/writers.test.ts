@@ -64,42 +64,58 @@ describe('two writers on one database that do not share a lock', () => {
       productName: 'Binance',
     });
 
-  it('lands each of 120 movements once, each sent to both writers at once, on a chain without gap or repeat', async () => {
-    const account = newId();
-    await fund(account, 1000);
-    const movements: Movement[] = range(120).map((i) =>
-      i < 90
-        ? {
-            account,
-            key: movementKeys.orderDebit(newId()),
-            kind: 'movement',
-            type: 'OUT',
-            amount: toMicros(1.25),
-            productName: 'Card',
-          }
-        : {
-            account,
-            key: movementKeys.orderRefund(newId()),
-            kind: 'movement',
-            type: 'IN',
-            amount: toMicros(2.5),
-            productName: 'Card',
-            status: 'refunded',
-          },
-    );
-    const results = await Promise.all(
-      movements.map((m) => Promise.all(writers.map((writer) => writer.move(m)))),
-    );
-    // Of each pair exactly one inserted the entry; the other answered that same entry.
-    expect(results.filter(([a, b]) => a!.applied === b!.applied)).toEqual([]);
-    expect(results.filter(([a, b]) => !a!.entry._id.equals(b!.entry._id))).toEqual([]);
+  // Across accounts, each writer's inserts go out together (Outbox.createInOrder): a chain that
+  // loses its seq stops the call for the chains after it, which are tried again.
+  it.each([
+    [1, 120],
+    [6, 40],
+  ])(
+    'lands each of %i × %i movements once, each sent to both writers at once, on chains without gap or repeat',
+    async (accountCount, perAccount) => {
+      const accounts = range(accountCount).map(newId);
+      for (const account of accounts) await fund(account, 1000);
+      const debits = Math.round(perAccount * 0.75);
+      const movements: Movement[] = accounts.flatMap((account) =>
+        range(perAccount).map((i): Movement =>
+          i < debits
+            ? {
+                account,
+                key: movementKeys.orderDebit(newId()),
+                kind: 'movement',
+                type: 'OUT',
+                amount: toMicros(1.25),
+                productName: 'Card',
+              }
+            : {
+                account,
+                key: movementKeys.orderRefund(newId()),
+                kind: 'movement',
+                type: 'IN',
+                amount: toMicros(2.5),
+                productName: 'Card',
+                status: 'refunded',
+              },
+        ),
+      );
+      const results = await Promise.all(
+        movements.map((m) => Promise.all(writers.map((writer) => writer.move(m)))),
+      );
+      // Of each pair exactly one inserted the entry; the other answered that same entry.
+      expect(results.filter(([a, b]) => a!.applied === b!.applied)).toEqual([]);
+      expect(results.filter(([a, b]) => !a!.entry._id.equals(b!.entry._id))).toEqual([]);
 
-    const chain = await writers[0].chain(account);
-    expect(chain.map((e) => e.seq)).toEqual(range(122));
-    expect(movements.filter((m) => chain.filter((e) => e.key === m.key).length !== 1)).toEqual([]);
-    expect(checkChain(account, chain)).toEqual([]);
-    expect(chain.at(-1)?.balance).toBe(toMicros(1000) - 90 * toMicros(1.25) + 30 * toMicros(2.5));
-  });
+      for (const account of accounts) {
+        const chain = await writers[0].chain(account);
+        expect(chain.map((e) => e.seq)).toEqual(range(perAccount + 2));
+        const mine = movements.filter((m) => m.account === account);
+        expect(mine.filter((m) => chain.filter((e) => e.key === m.key).length !== 1)).toEqual([]);
+        expect(checkChain(account, chain)).toEqual([]);
+        expect(chain.at(-1)?.balance).toBe(
+          toMicros(1000) - debits * toMicros(1.25) + (perAccount - debits) * toMicros(2.5),
+        );
+      }
+    },
+  );
 
   it('refuses a debt change whose shown debt a racing change replaced, however the race goes', async () => {
     const outcomes = { refused: 0, applied: 0 };

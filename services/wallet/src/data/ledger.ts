@@ -96,6 +96,50 @@ export interface MovementResult {
 }
 
 const MAX_ATTEMPTS = 200;
+/** The most movements of one account written in one turn of its lock (see Ledger.move). */
+const MOST_AT_ONCE = 100;
+
+/** A movement waiting in this process for its account's writer. */
+interface Waiting {
+  m: Movement;
+  resolve: (result: MovementResult) => void;
+  reject: (err: unknown) => void;
+}
+
+/** What a movement changes, chained onto `last`. */
+function change(m: Movement, last: LedgerEntry) {
+  const signed = m.type === 'OUT' ? -m.amount : m.type === 'IN' ? m.amount : 0;
+  const debtChange = !m.debt ? 0 : 'set' in m.debt ? m.debt.set - last.debt : m.debt.add;
+  return { balance: last.balance + signed, debtChange, debt: last.debt + debtChange };
+}
+
+/**
+ * Why a movement may not chain onto `last`, or null. Checked against the entry it chains onto,
+ * so a change that lands first is seen on the retry.
+ */
+function refusalOn(m: Movement, last: LedgerEntry): HttpError | null {
+  if (m.expectedDebt !== undefined && last.debt !== m.expectedDebt) return debtChanged();
+  const after = change(m, last);
+  return after.balance < 0 || after.debt < 0 ? new InsufficientBalance(last.balance) : null;
+}
+
+/** The entry that records `m` after `last`. */
+function entryAfter(last: LedgerEntry, m: Movement): LedgerEntry {
+  return {
+    _id: new Types.ObjectId(),
+    account: m.account,
+    seq: last.seq + 1,
+    key: m.key,
+    kind: m.kind,
+    type: m.type,
+    amount: m.amount,
+    ...change(m, last),
+    productName: m.productName,
+    status: m.status ?? 'confirmed',
+    fingerprint: m.fingerprint,
+    createdAt: new Date(),
+  };
+}
 /** Accounts whose last entry this process remembers (the most recently written or read). */
 const HEADS_KEPT = 10_000;
 
@@ -108,6 +152,8 @@ export class Ledger {
    * into a stopped store, OPERATIONS.md.)
    */
   private readonly heads = new Map<string, LedgerEntry>();
+  /** Movements waiting in this process for their account's writer, by account (see move). */
+  private readonly waiting = new Map<string, Waiting[]>();
 
   constructor(
     readonly entries: EntryModel,
@@ -144,76 +190,126 @@ export class Ledger {
    * answer. The per-account lock only saves retries: the unique indexes decide. A refusal
    * (a short balance, a debt changed meanwhile) is only ever given on the true last entry,
    * never on the hint.
+   *
+   * The movements of one account that wait in this process meanwhile are written together by
+   * the next holder of the lock: chained one onto the other and inserted in one ordered call,
+   * which stops at the first that a unique key refuses (see moveAll). One busy account then
+   * costs a lock and two inserts per batch rather than per movement.
    */
   move(m: Movement): Promise<MovementResult> {
-    // The hint is read as the lock is taken, in the same round trip (see last()).
-    return this.locks.run(
-      this.entries,
-      m.account,
-      async (hinted) => {
-        let last = await this.last(m.account, { verified: false, hinted });
-        for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-          const signed = m.type === 'OUT' ? -m.amount : m.type === 'IN' ? m.amount : 0;
-          const debtChange = !m.debt ? 0 : 'set' in m.debt ? m.debt.set - last.debt : m.debt.add;
-          // Checked against the entry this one chains onto, so a change that lands first is seen on the retry.
-          const refusal =
-            m.expectedDebt !== undefined && last.debt !== m.expectedDebt
-              ? debtChanged()
-              : last.balance + signed < 0 || last.debt + debtChange < 0
-                ? new InsufficientBalance(last.balance)
-                : null;
-          if (refusal) {
-            // The hint may lag behind the chain: walk on, and refuse only on the true last entry.
-            const next = await this.entries
-              .findOne({ account: m.account, seq: last.seq + 1 })
-              .lean<LedgerEntry>();
-            if (next) {
-              last = next;
-              continue;
-            }
-            const first = await this.firstResult(m);
-            if (first) return first;
-            throw refusal;
-          }
-          const entry: LedgerEntry = {
-            _id: new Types.ObjectId(),
-            account: m.account,
-            seq: last.seq + 1,
-            key: m.key,
-            kind: m.kind,
-            type: m.type,
-            amount: m.amount,
-            balance: last.balance + signed,
-            debtChange,
-            debt: last.debt + debtChange,
-            productName: m.productName,
-            status: m.status ?? 'confirmed',
-            fingerprint: m.fingerprint,
-            createdAt: new Date(),
-          };
-          try {
-            await this.outbox.create(this.entries, entry, [...entryEvents(entry), ...(m.announce ?? [])], {
-              account: entry.account,
-              seq: entry.seq,
-            });
-            this.remember(entry);
-            // Not waited for: it is sent ahead of the lock's release on the same connection, so the
-            // next writer, who reads the hint as it takes the lock, reads it moved on.
-            void this.advanceHint(m.account, entry.seq);
-            return { entry, applied: true };
-          } catch (err) {
-            if (!isDuplicateKey(err)) throw err;
-            const first = await this.firstResult(m);
-            if (first) return first;
-            last =
-              (await this.entries.findOne({ account: m.account, seq: last.seq + 1 }).lean<LedgerEntry>()) ??
-              (await this.last(m.account, { verified: true }));
-          }
+    return new Promise((resolve, reject) => {
+      const line = this.waiting.get(m.account);
+      if (line) {
+        line.push({ m, resolve, reject });
+        return;
+      }
+      this.waiting.set(m.account, [{ m, resolve, reject }]);
+      void this.write(m.account);
+    });
+  }
+
+  /** Writes the account's waiting movements, a batch per turn of the lock, until none waits. */
+  private async write(account: string): Promise<void> {
+    const line = this.waiting.get(account)!;
+    while (line.length) {
+      const batch = line.splice(0, MOST_AT_ONCE);
+      try {
+        // The hint is read as the lock is taken, in the same round trip (see last()).
+        await this.locks.run(
+          this.entries,
+          account,
+          (hinted) => this.moveAll(account, batch, hinted),
+          this.hintKey(account),
+        );
+      } catch (err) {
+        // Those answered already keep their answer.
+        for (const waiting of batch) waiting.reject(err);
+      }
+    }
+    this.waiting.delete(account);
+  }
+
+  /** Records the batch's movements in order, answering each (see move). */
+  private async moveAll(account: string, batch: Waiting[], hinted: string | null): Promise<void> {
+    let last = await this.last(account, { verified: false, hinted });
+    /** Keys this batch has recorded or found recorded: a repeat among them is answered by the first. */
+    const decided = new Set<string>();
+    let next = 0;
+    for (let lost = 0; next < batch.length;) {
+      const waiting = batch[next]!;
+      if (decided.has(waiting.m.key)) {
+        next++;
+        await this.firstResult(waiting.m).then((first) => waiting.resolve(first!), waiting.reject);
+        continue;
+      }
+      // The movements that chain onto the last entry as it stands, up to the first refused.
+      const chain: LedgerEntry[] = [];
+      const keys = new Set<string>();
+      for (const { m } of batch.slice(next)) {
+        const head = chain.at(-1) ?? last;
+        if (keys.has(m.key) || decided.has(m.key) || refusalOn(m, head)) break;
+        keys.add(m.key);
+        chain.push(entryAfter(head, m));
+      }
+      if (!chain.length) {
+        // Refused: the hint may lag behind the chain, so walk on, and refuse only on the true last entry.
+        const following = await this.entries.findOne({ account, seq: last.seq + 1 }).lean<LedgerEntry>();
+        if (following) {
+          last = following;
+          continue;
         }
-        throw new HttpError(503, 'The wallet is busy. Please try again.');
-      },
-      this.hintKey(m.account),
-    );
+        next++;
+        const refusal = refusalOn(waiting.m, last)!;
+        await this.firstResult(waiting.m).then(
+          (first) => (first ? waiting.resolve(first) : waiting.reject(refusal)),
+          waiting.reject,
+        );
+        continue;
+      }
+      const { inserted, failure } = await this.outbox.createInOrder(
+        this.entries,
+        chain.map((entry, i) => ({
+          record: entry,
+          events: [...entryEvents(entry), ...(batch[next + i]!.m.announce ?? [])],
+          key: { account, seq: entry.seq },
+        })),
+      );
+      for (const entry of chain.slice(0, inserted)) {
+        batch[next++]!.resolve({ entry, applied: true });
+        decided.add(entry.key);
+      }
+      if (inserted) {
+        last = chain[inserted - 1]!;
+        this.remember(last);
+        // Not waited for: it is sent ahead of the lock's release on the same connection, so the
+        // next writer, who reads the hint as it takes the lock, reads it moved on.
+        void this.advanceHint(account, last.seq);
+      }
+      if (inserted === chain.length) continue;
+      if (++lost >= MAX_ATTEMPTS) throw new HttpError(503, 'The wallet is busy. Please try again.');
+      // Another writer's record stopped the call before these: they are tried again.
+      if (!failure) continue;
+      if (!failure.duplicate) throw failure.err;
+      // Recorded before under its key (its first result answers), or its seq taken by another writer.
+      const stopped = batch[next]!;
+      let first: MovementResult | null;
+      try {
+        first = await this.firstResult(stopped.m);
+      } catch (err) {
+        next++;
+        stopped.reject(err);
+        continue;
+      }
+      if (first) {
+        next++;
+        decided.add(stopped.m.key);
+        stopped.resolve(first);
+        continue;
+      }
+      last =
+        (await this.entries.findOne({ account, seq: last.seq + 1 }).lean<LedgerEntry>()) ??
+        (await this.last(account, { verified: true }));
+    }
   }
 
   private async firstResult(m: Movement): Promise<MovementResult | null> {
