@@ -127,7 +127,9 @@ export class Outbox {
    * (`duplicate`: someone decided it first; no failure: another writer's record failed before
    * them in the same call, so they are to be tried again). A failure that names no record is
    * thrown: none of them is known to be in. Writers that come while one such insert is on its
-   * way go in together next (see grouped), their pointers too.
+   * way go in together next (see grouped), their pointers too. The records are inserted as they
+   * are built, whole and typed, without mongoose making a document of each (fields left
+   * undefined are left out).
    */
   async createInOrder<T>(
     model: Model<T>,
@@ -164,7 +166,7 @@ export class Outbox {
         let stop = all.length;
         let failure: InsertedInOrder['failure'];
         try {
-          await model.insertMany(all, { ordered: true });
+          await model.collection.insertMany(all, { ordered: true, ignoreUndefined: true });
         } catch (err) {
           const first = (err as { writeErrors?: { index: number; code?: number; err?: { code?: number } }[] })
             .writeErrors?.[0];
