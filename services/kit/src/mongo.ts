@@ -74,9 +74,18 @@ export async function insertNew(
     await model.insertMany(docs, { ordered: false, ...options });
     return new Set();
   } catch (err) {
-    const failures = (err as { writeErrors?: { index: number; code?: number; err?: { code?: number } }[] })
-      .writeErrors;
-    if (!failures?.length || failures.some((e) => (e.code ?? e.err?.code) !== 11000)) throw err;
-    return new Set(failures.map((e) => e.index));
+    const failures = writeFailures(err);
+    if (!failures.length || failures.some((f) => !f.duplicate)) throw err;
+    return new Set(failures.map((f) => f.index));
   }
+}
+
+/**
+ * The documents a bulk insert refused, by their position in the call, and whether each was
+ * refused for a duplicate key; none when the failure names no document (the call itself failed).
+ */
+export function writeFailures(err: unknown): { index: number; duplicate: boolean }[] {
+  const errors = (err as { writeErrors?: { index: number; code?: number; err?: { code?: number } }[] })
+    .writeErrors;
+  return (errors ?? []).map((e) => ({ index: e.index, duplicate: (e.code ?? e.err?.code) === 11000 }));
 }

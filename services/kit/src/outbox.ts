@@ -9,7 +9,7 @@ import { carriedContext, openSpan, SpanKind } from './trace-context';
 import type { Logger } from './logger';
 import { grouped } from './grouped';
 import { keepRecent } from './memo';
-import { insertNew, insertOnce, modelOf } from './mongo';
+import { insertNew, insertOnce, modelOf, writeFailures } from './mongo';
 
 /**
  * Events are born inside inserts (ARCHITECTURE rule 11). On the local store an update is a
@@ -135,16 +135,28 @@ export class Outbox {
     model: Model<T>,
     items: { record: Partial<T>; events: EventEnvelope[]; key: Record<string, string | number> }[],
   ): Promise<InsertedInOrder> {
-    const collection = model.collection.collectionName;
-    const carriers = items.map((i) => (i.events.length ? pointer(collection, i.key) : null));
-    const pointers = carriers.filter((c) => c !== null);
-    if (pointers.length) await this.point(pointers);
+    const carriers = await this.pointTo(model, items);
     const result = await this.inOrder(model)(items.map(({ record, events }) => ({ ...record, events })));
     carriers
       .slice(0, result.inserted)
       .forEach((carrier, i) => carrier && this.land(carrier._id, items[i]!.events));
-    if (pointers.length) this.onRecorded();
+    if (carriers.some(Boolean)) this.onRecorded();
     return result;
+  }
+
+  /**
+   * Inserts the pointers of the items that carry events (see point), each under its record's
+   * unique key; answers each item's pointer, or null for one that carries none.
+   */
+  private async pointTo<T>(
+    model: Model<T>,
+    items: { events: EventEnvelope[]; key: Record<string, string | number | Types.ObjectId> }[],
+  ) {
+    const collection = model.collection.collectionName;
+    const carriers = items.map((i) => (i.events.length ? pointer(collection, i.key) : null));
+    const pointers = carriers.filter((c) => c !== null);
+    if (pointers.length) await this.point(pointers);
+    return carriers;
   }
 
   /** Pointers, inserted with those of the writers that came meanwhile. */
@@ -168,11 +180,10 @@ export class Outbox {
         try {
           await model.collection.insertMany(all, { ordered: true, ignoreUndefined: true });
         } catch (err) {
-          const first = (err as { writeErrors?: { index: number; code?: number; err?: { code?: number } }[] })
-            .writeErrors?.[0];
+          const [first] = writeFailures(err);
           if (!first) throw err;
           stop = first.index;
-          failure = { err, duplicate: (first.code ?? first.err?.code) === 11000 };
+          failure = { err, duplicate: first.duplicate };
         }
         let start = 0;
         return lists.map((list) => {
@@ -198,10 +209,10 @@ export class Outbox {
     model: Model<T>,
     items: { record: T; events: EventEnvelope[] }[],
   ): Promise<T[]> {
-    const collection = model.collection.collectionName;
-    const carriers = items.map((i) => (i.events.length ? pointer(collection, { _id: i.record._id }) : null));
-    const pointers = carriers.filter((c) => c !== null);
-    if (pointers.length) await this.point(pointers);
+    const carriers = await this.pointTo(
+      model,
+      items.map(({ record, events }) => ({ events, key: { _id: record._id } })),
+    );
     const taken = await insertNew(
       model,
       items.map(({ record, events }) => ({ ...record, events })),
@@ -211,7 +222,7 @@ export class Outbox {
       if (carriers[i]) this.land(carriers[i]._id, item.events);
       return true;
     });
-    if (pointers.length) this.onRecorded();
+    if (carriers.some(Boolean)) this.onRecorded();
     return inserted.map((i) => i.record);
   }
 

@@ -239,7 +239,7 @@ export class Ledger {
       const waiting = batch[next]!;
       if (decided.has(waiting.m.key)) {
         next++;
-        await this.firstResult(waiting.m).then((first) => waiting.resolve(first!), waiting.reject);
+        await this.answerFirst(waiting);
         continue;
       }
       // The movements that chain onto the last entry as it stands, up to the first refused.
@@ -259,11 +259,7 @@ export class Ledger {
           continue;
         }
         next++;
-        const refusal = refusalOn(waiting.m, last)!;
-        await this.firstResult(waiting.m).then(
-          (first) => (first ? waiting.resolve(first) : waiting.reject(refusal)),
-          waiting.reject,
-        );
+        await this.answerFirst(waiting, refusalOn(waiting.m, last)!);
         continue;
       }
       const { inserted, failure } = await this.outbox.createInOrder(
@@ -310,6 +306,17 @@ export class Ledger {
         (await this.entries.findOne({ account, seq: last.seq + 1 }).lean<LedgerEntry>()) ??
         (await this.last(account, { verified: true }));
     }
+  }
+
+  /**
+   * Answers a waiting movement by its key's first result; a key with none is answered
+   * `otherwise` (a refusal), or else is known to hold one (decided in this batch).
+   */
+  private answerFirst(waiting: Waiting, otherwise?: Error): Promise<void> {
+    return this.firstResult(waiting.m).then(
+      (first) => (first || !otherwise ? waiting.resolve(first!) : waiting.reject(otherwise)),
+      waiting.reject,
+    );
   }
 
   private async firstResult(m: Movement): Promise<MovementResult | null> {
