@@ -1,7 +1,10 @@
+import type { IncomingMessage } from 'node:http';
 import { Limit } from '@raseed/kit';
 import type { RequestHandler } from 'express';
 import type IORedis from 'ioredis';
+import { answer } from './answer';
 import type { GatewayConfig } from './config';
+import { pathOf } from './paths';
 
 interface AddressRule {
   paths: string[];
@@ -14,11 +17,13 @@ interface AddressRule {
  * Per-address limits, in front of the services: failed sign-ins (a threshold well above auth's
  * per-account one, since many customers may share one carrier address), sign-ups, password-reset
  * requests and contact messages. Counted in Redis across gateway instances; while Redis is away
- * each gateway counts on its own (see Limit). The address is req.ip, as TRUST_PROXY allows it.
+ * each gateway counts on its own (see Limit). The address is the client's, as TRUST_PROXY allows
+ * it to be read (`addressOf`).
  */
 export function addressLimits(
   redis: IORedis,
   config: Pick<GatewayConfig, 'AUTH_RATE_LIMIT' | 'AUTH_RATE_WINDOW_SECONDS' | 'SIGNIN_ADDRESS_FAILURES'>,
+  addressOf: (req: IncomingMessage) => string,
 ): RequestHandler {
   const window = config.AUTH_RATE_WINDOW_SECONDS;
   const rules: AddressRule[] = [
@@ -35,19 +40,20 @@ export function addressLimits(
     { paths: ['/api/contact'], limit: new Limit(redis, 'contact-address', config.AUTH_RATE_LIMIT, window) },
   ];
   return async (req, res, next) => {
+    const path = pathOf(req);
     const rule =
       req.method === 'POST'
-        ? rules.find((r) => r.paths.some((p) => req.path === p || req.path.startsWith(`${p}/`)))
+        ? rules.find((r) => r.paths.some((p) => path === p || path.startsWith(`${p}/`)))
         : undefined;
     if (!rule) {
       next();
       return;
     }
-    const address = req.ip ?? req.socket.remoteAddress ?? 'unknown';
+    const address = addressOf(req);
     const over = rule.failuresOnly ? await rule.limit.spent(address) : await rule.limit.count(address);
     if (over) {
       const refusal = rule.limit.refusal();
-      res.status(refusal.status).json({ error: refusal.message });
+      answer(res, refusal.status, { error: refusal.message });
       return;
     }
     if (rule.failuresOnly) {

@@ -1,5 +1,6 @@
 // Tracing patches HTTP before anything loads it (see instrument).
 import './instrument';
+import http from 'node:http';
 import { createLogger, IDLE_CONNECTION_MS, Metrics, redisConnection, startTracing } from '@raseed/kit';
 import express from 'express';
 import { createGateway, liveStreams } from './app';
@@ -12,7 +13,8 @@ function main(): void {
   const logger = createLogger('gateway', config.LOG_LEVEL);
   const redis = redisConnection(config.REDIS_URL);
   const metrics = new Metrics('gateway');
-  // Express calls back with the error when a port cannot be had (taken, not allowed).
+  // A port that cannot be had (taken, not allowed) is the server's error, which Express's
+  // listen (the metrics port) hands to its callback.
   const listening = (what: string, variable: string, port: number) => (err?: Error) => {
     if (err) {
       logger.fatal({ err }, `the ${what} port ${port} cannot be used: set ${variable}`);
@@ -22,11 +24,9 @@ function main(): void {
   };
   const live = liveStreams(config, redis, logger, metrics);
   const feed = startLiveFeed(config, live, logger);
-  const server = createGateway(config, redis, logger, metrics, live).listen(
-    config.PORT,
-    config.HOST,
-    listening('gateway', 'PORT', config.PORT),
-  );
+  const server = http.createServer(createGateway(config, redis, logger, metrics, live));
+  server.once('error', listening('gateway', 'PORT', config.PORT));
+  server.listen(config.PORT, config.HOST, listening('gateway', 'PORT', config.PORT));
   // Browsers and proxies in front keep idle connections for up to a minute: the gateway keeps
   // them longer, so it never closes one just as a client sends a request on it.
   server.keepAliveTimeout = IDLE_CONNECTION_MS + 5_000;

@@ -1,4 +1,6 @@
+import type { IncomingMessage } from 'node:http';
 import type { RequestHandler } from 'express';
+import { answer } from './answer';
 
 /**
  * Spellings a parser may read as another path: a backslash (read as '/' by some), an encoded
@@ -8,14 +10,25 @@ const AMBIGUOUS = /\\|%2f|%5c|%2e|%00|\/\/|(^|\/)\.\.?(\/|$)/i;
 
 export const BAD_PATH = 'Bad request path';
 
+/** What a request target names before its query or fragment. */
+const pathPart = (target: string) => {
+  const end = target.search(/[?#]/);
+  return end === -1 ? target : target.slice(0, end);
+};
+
+/**
+ * A request's path, as Express reads it (its `req.path`), for the handlers that run without
+ * Express's request (see createGateway); onePath has refused any path with two readings.
+ */
+export const pathOf = (req: IncomingMessage) => pathPart(req.url ?? '/');
+
 /**
  * The path of a request target when it has exactly one reading, else null: an origin-form
  * target ('/…', not 'http://host/…' or '*') whose path nothing above makes ambiguous and
  * which WHATWG URL parsing leaves as it is.
  */
 export function canonicalPath(target: string): string | null {
-  const end = target.search(/[?#]/);
-  const path = end === -1 ? target : target.slice(0, end);
+  const path = pathPart(target);
   if (!path.startsWith('/') || AMBIGUOUS.test(path)) return null;
   try {
     return new URL(path, 'http://gateway').pathname === path ? path : null;
@@ -31,7 +44,7 @@ export function canonicalPath(target: string): string | null {
  */
 export const onePath: RequestHandler = (req, res, next) => {
   if (canonicalPath(req.url) === null) {
-    res.status(400).json({ error: BAD_PATH });
+    answer(res, 400, { error: BAD_PATH });
     return;
   }
   next();

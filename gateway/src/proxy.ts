@@ -3,6 +3,8 @@ import { IDLE_CONNECTION_MS, refused, requestLogger, type Instances, type Logger
 import type { Request, RequestHandler } from 'express';
 import { createProxyMiddleware, debugProxyErrorsPlugin, proxyEventsPlugin } from 'http-proxy-middleware';
 import getRawBody from 'raw-body';
+import { answer } from './answer';
+import { pathOf } from './paths';
 import { serviceFor, type ServiceName } from './routes';
 
 /** Above every body a service takes (a 3 MB picture with its form), so each service gives its own answer first. */
@@ -85,7 +87,7 @@ export function serviceProxy(instances: Record<ServiceName, Instances>, logger: 
 
   return (req, res, next) => {
     // Only paths a service owns are proxied, read as onePath made sure they read.
-    const service = serviceFor(req.path);
+    const service = serviceFor(pathOf(req));
     if (!service) return next();
     attempts.set(req, { service, tried: [], next });
     if (!hasBody(req)) return void proxy(req, res, next);
@@ -96,9 +98,9 @@ export function serviceProxy(instances: Record<ServiceName, Instances>, logger: 
       },
       (err: { status?: number; type?: string }) => {
         const tooLarge = err.type === 'entity.too.large';
-        res
-          .status(tooLarge ? 413 : (err.status ?? 400))
-          .json({ error: tooLarge ? 'The request is too large.' : 'The request body could not be read.' });
+        answer(res, tooLarge ? 413 : (err.status ?? 400), {
+          error: tooLarge ? 'The request is too large.' : 'The request body could not be read.',
+        });
       },
     );
   };

@@ -13,6 +13,7 @@ import {
 import type { Request, RequestHandler, Response } from 'express';
 import { LRUCache } from 'lru-cache';
 import type { GatewayConfig } from './config';
+import { pathOf } from './paths';
 
 /**
  * The catalogue's public reads (services/catalog/src/routes/reads.ts). Without a session each
@@ -134,11 +135,12 @@ function answerFromCache(req: Request, res: Response, entry: CachedRead): void {
   res.setHeader('cache-control', 'no-cache');
   res.setHeader('etag', entry.tags[coding]);
   if (unchanged(req.headers['if-none-match'], entry.tags[coding])) {
-    res.status(304).end();
+    res.statusCode = 304;
+    res.end();
     return;
   }
   const body = entry.bodies[coding]!;
-  res.status(200);
+  res.statusCode = 200;
   res.setHeader('content-type', entry.type);
   if (coding !== 'identity') res.setHeader('content-encoding', coding);
   res.setHeader('content-length', body.length);
@@ -150,7 +152,7 @@ function answerAsFetched(res: Response, { status, headers, body }: Upstream): vo
   for (const [name, value] of Object.entries(headers)) {
     if (value !== undefined && !HOP_BY_HOP.has(name)) res.setHeader(name, value);
   }
-  res.status(status);
+  res.statusCode = status;
   res.setHeader('content-length', body.length);
   res.end(body);
 }
@@ -239,7 +241,7 @@ export function publicReads(
   }
 
   return (req, res, next) => {
-    if (req.method !== 'GET' || !PUBLIC_READS.some((read) => read.test(req.path))) return next();
+    if (req.method !== 'GET' || !PUBLIC_READS.some((read) => read.test(pathOf(req)))) return next();
     if (mayCarrySession(req)) {
       answers.pass++;
       return next();

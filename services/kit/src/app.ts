@@ -5,7 +5,7 @@ import mongoose from 'mongoose';
 import { authenticate, type SessionKeys } from './auth';
 import { within } from './deadline';
 import { HttpError } from './errors';
-import { requestLogging } from './http-log';
+import { requestLogger, requestLogging } from './http-log';
 import type { Metrics } from './metrics';
 import type { SessionEnds } from './sessions';
 import type { Logger } from './logger';
@@ -92,7 +92,7 @@ export function createApp({
 function errorMapper(logger: Logger): ErrorRequestHandler {
   return (err: unknown, req, res, _next) => {
     const { status, body } = toAnswer(err);
-    if (status >= 500) (req.log ?? logger).error({ err }, 'request failed');
+    if (status >= 500) requestLogger(req, logger).error({ err }, 'request failed');
     if (res.headersSent) return;
     res.status(status).json(body);
   };
