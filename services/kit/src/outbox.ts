@@ -444,13 +444,7 @@ export class OutboxRelay {
    */
   async drainOnce(): Promise<{ sent: number; full: boolean }> {
     if (!(await this.holdsLease())) return { sent: 0, full: false };
-    const now = Date.now();
-    const waiting = [...this.later].filter(([, next]) => next.at > now).map(([id]) => id);
-    const records = await this.outbox.records
-      .find(waiting.length ? { _id: { $nin: waiting } } : {})
-      .sort({ order: 1 })
-      .limit(this.batchSize)
-      .lean<OutboxRecord[]>();
+    const records = await this.nextRecords();
     const full = records.length === this.batchSize;
     const sent: string[] = [];
     const events: { event: EventEnvelope; landed: boolean }[] = [];
@@ -474,6 +468,28 @@ export class OutboxRelay {
     await this.outbox.records.deleteMany({ _id: { $in: sent } });
     for (const id of sent) this.later.delete(id);
     return { sent: sent.length, full };
+  }
+
+  /**
+   * The next batch of records in their order, less the pointers set aside for a recheck. A
+   * pointer this process has since filled (a later writer of the same key reused it, keeping
+   * its place) is not set aside: it leaves in its place, ahead of the records that follow it.
+   * When one is filled while the batch is read, the batch is read again, so no record that
+   * follows it is sent before it.
+   */
+  private async nextRecords(): Promise<OutboxRecord[]> {
+    for (;;) {
+      const now = Date.now();
+      const waiting = [...this.later]
+        .filter(([id, next]) => next.at > now && !this.outbox.landed.has(id))
+        .map(([id]) => id);
+      const records = await this.outbox.records
+        .find(waiting.length ? { _id: { $nin: waiting } } : {})
+        .sort({ order: 1 })
+        .limit(this.batchSize)
+        .lean<OutboxRecord[]>();
+      if (!waiting.some((id) => this.outbox.landed.has(id))) return records;
+    }
   }
 
   private leaseKey = () => `raseed:outbox:lease:${this.topicPrefix}${this.outbox.conn.name}`;

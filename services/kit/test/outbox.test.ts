@@ -162,6 +162,29 @@ describe('the outbox relay', () => {
     await expectOutboxEmptied();
   });
 
+  it('sends a pointer set aside for a recheck in its place once a later writer here fills it', async () => {
+    const user = uniqueName('u');
+    const [first, second] = [registeredEvent(user), registeredEvent(user)];
+    // A pointer older than the relay holds records back for: its writer stopped, so the relay
+    // sets it aside for a recheck (after 500 ms) at its next look (every 50 ms here).
+    const filled = uniqueName('s');
+    await outbox.records.create({
+      _id: `signups:${filled}`,
+      order: mongoose.Types.ObjectId.createFromTime(Math.floor(Date.now() / 1000) - 10),
+      carrier: { collection: 'signups', filter: { _id: filled } },
+    });
+    await new Promise((r) => setTimeout(r, 150));
+    // Before the recheck, a later writer of the same key fills it (reusing the pointer), and
+    // the same user's next record follows.
+    await outbox.create(signups, { _id: filled, email: 'a@b.c' }, [first], { _id: filled });
+    const next = uniqueName('s');
+    await outbox.create(signups, { _id: next, email: 'a@b.c' }, [second], { _id: next });
+
+    const arrived = await readEvents('user.registered', (e) => e.key === user, { count: 2 });
+    expect(arrived.map((e) => e.id)).toEqual([first.id, second.id]);
+    await expectOutboxEmptied();
+  });
+
   it('lets exactly one of 100 racing writers decide, and sends only the winner’s event', async () => {
     const id = uniqueName('s');
     const attempts = Array.from({ length: 100 }, () => registeredEvent(id));
