@@ -166,7 +166,7 @@ export function createGateway(
     services(req as Request, res as Response, (err?: unknown) => {
       if (err) failed(err, req, res);
       // The proxy answers every service path; this is only its safety net.
-      else answer(res, 404, { error: 'Not found' });
+      else if (!res.headersSent) answer(res, 404, { error: 'Not found' });
     });
   };
 }
