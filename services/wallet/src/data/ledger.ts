@@ -99,9 +99,14 @@ const MAX_ATTEMPTS = 200;
 /** The most movements of one account written in one turn of its lock (see Ledger.move). */
 const MOST_AT_ONCE = 100;
 
-/** A movement waiting in this process for its account's writer. */
+/**
+ * A movement waiting in this process for its account's writer, with the id its entry gets
+ * however often it is chained: an entry under that id was inserted by this call, whatever the
+ * store answered the insert (see firstResult).
+ */
 interface Waiting {
   m: Movement;
+  id: Types.ObjectId;
   resolve: (result: MovementResult) => void;
   reject: (err: unknown) => void;
 }
@@ -124,9 +129,9 @@ function refusalOn(m: Movement, last: LedgerEntry): HttpError | null {
 }
 
 /** The entry that records `m` after `last`. */
-function entryAfter(last: LedgerEntry, m: Movement): LedgerEntry {
+function entryAfter(last: LedgerEntry, m: Movement, id: Types.ObjectId): LedgerEntry {
   return {
-    _id: new Types.ObjectId(),
+    _id: id,
     account: m.account,
     seq: last.seq + 1,
     key: m.key,
@@ -199,11 +204,12 @@ export class Ledger {
   move(m: Movement): Promise<MovementResult> {
     return new Promise((resolve, reject) => {
       const line = this.waiting.get(m.account);
+      const waiting = { m, id: new Types.ObjectId(), resolve, reject };
       if (line) {
-        line.push({ m, resolve, reject });
+        line.push(waiting);
         return;
       }
-      this.waiting.set(m.account, [{ m, resolve, reject }]);
+      this.waiting.set(m.account, [waiting]);
       void this.write(m.account);
     });
   }
@@ -245,11 +251,11 @@ export class Ledger {
       // The movements that chain onto the last entry as it stands, up to the first refused.
       const chain: LedgerEntry[] = [];
       const keys = new Set<string>();
-      for (const { m } of batch.slice(next)) {
+      for (const { m, id } of batch.slice(next)) {
         const head = chain.at(-1) ?? last;
         if (keys.has(m.key) || decided.has(m.key) || refusalOn(m, head)) break;
         keys.add(m.key);
-        chain.push(entryAfter(head, m));
+        chain.push(entryAfter(head, m, id));
       }
       if (!chain.length) {
         // Refused: the hint may lag behind the chain, so walk on, and refuse only on the true last entry.
@@ -290,7 +296,7 @@ export class Ledger {
       const stopped = batch[next]!;
       let first: MovementResult | null;
       try {
-        first = await this.firstResult(stopped.m);
+        first = await this.firstResult(stopped);
       } catch (err) {
         next++;
         stopped.reject(err);
@@ -313,15 +319,22 @@ export class Ledger {
    * `otherwise` (a refusal), or else is known to hold one (decided in this batch).
    */
   private answerFirst(waiting: Waiting, otherwise?: Error): Promise<void> {
-    return this.firstResult(waiting.m).then(
+    return this.firstResult(waiting).then(
       (first) => (first || !otherwise ? waiting.resolve(first!) : waiting.reject(otherwise)),
       waiting.reject,
     );
   }
 
-  private async firstResult(m: Movement): Promise<MovementResult | null> {
+  /**
+   * The result of the movement's key as first recorded, or null when nothing is recorded under it.
+   * An entry under the waiting movement's own id is this call's insert (applied): an insert the
+   * store refused may have landed all the same (the driver sending it again after losing the
+   * answer, say), and a chain written again must not then answer its own entry as a repeat.
+   */
+  private async firstResult({ m, id }: Waiting): Promise<MovementResult | null> {
     const first = await this.byKey(m.key);
     if (!first) return null;
+    if (first._id.equals(id)) return { entry: first, applied: true };
     // An order's debit key holds its fate: a void answers whatever came first; a debit after a void moves nothing.
     if (m.kind === 'void') return { entry: first, applied: false };
     if (first.kind === 'void') throw orderVoid();
