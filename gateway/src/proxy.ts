@@ -78,8 +78,9 @@ export function serviceProxy(instances: Record<ServiceName, Instances>, logger: 
         }
         requestLogger(req, logger).warn({ err, service: at?.service, instance: url }, 'service unreachable');
         if (!sent) {
-          res.writeHead(502, { 'content-type': 'application/json' });
-          res.end(JSON.stringify({ error: 'The service is unavailable. Please try again later.' }));
+          answer(res as http.ServerResponse, 502, {
+            error: 'The service is unavailable. Please try again later.',
+          });
         }
       },
     },

@@ -241,7 +241,8 @@ export function publicReads(
   }
 
   return (req, res, next) => {
-    if (req.method !== 'GET' || !PUBLIC_READS.some((read) => read.test(pathOf(req)))) return next();
+    const path = pathOf(req);
+    if (req.method !== 'GET' || !PUBLIC_READS.some((read) => read.test(path))) return next();
     if (mayCarrySession(req)) {
       answers.pass++;
       return next();

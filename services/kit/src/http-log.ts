@@ -61,6 +61,7 @@ export function requestLogging(logger: Logger): RequestHandler[] {
     res.setHeader('x-request-id', id);
     next();
   };
+  if (!logger.isLevelEnabled('info')) return [requestTrace(), assignId];
   const log = pinoHttp({
     logger,
     genReqId: (req) => req.headers['x-request-id'] as string,
@@ -77,5 +78,5 @@ export function requestLogging(logger: Logger): RequestHandler[] {
       res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
     },
   });
-  return logger.isLevelEnabled('info') ? [requestTrace(), assignId, log] : [requestTrace(), assignId];
+  return [requestTrace(), assignId, log];
 }

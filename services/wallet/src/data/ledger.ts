@@ -328,8 +328,9 @@ export class Ledger {
   /**
    * The result of the movement's key as first recorded, or null when nothing is recorded under it.
    * An entry under the waiting movement's own id is this call's insert (applied): an insert the
-   * store refused may have landed all the same (the driver sending it again after losing the
-   * answer, say), and a chain written again must not then answer its own entry as a repeat.
+   * store refused may have landed all the same (the driver reads a failure of the whole command
+   * as a refusal of its first document), and a chain written again must not then answer its own
+   * entry as a repeat.
    */
   private async firstResult({ m, id }: Waiting): Promise<MovementResult | null> {
     const first = await this.byKey(m.key);
