@@ -623,46 +623,44 @@ async function steadyOrderFigures(store: LoadStore) {
  * both alike.
  */
 async function gatewayOverheadFigures(store: LoadStore) {
-  type Figures = { perSecond: number; p50: number; p99: number; cpu: (role: string) => number };
-  const urls = {
-    direct: `http://127.0.0.1:${store.cluster.find('payments').port}${OVERHEAD_PATH}`,
-    gateway: `${store.cluster.gatewayUrl}${OVERHEAD_PATH}`,
-  };
-  const sides = (['direct', 'gateway'] as const).map((name) => ({
-    name,
-    url: urls[name],
+  const side = (url: string) => ({
+    url,
     seconds: 0,
     latencies: [] as number[],
     cpu: new Map<string, number>(),
-  }));
-  for (const side of sides) await readLoad(side.url, OVERHEAD_WARM_UP, OVERHEAD_CONCURRENCY);
+  });
+  const direct = side(`http://127.0.0.1:${store.cluster.find('payments').port}${OVERHEAD_PATH}`);
+  const proxied = side(`${store.cluster.gatewayUrl}${OVERHEAD_PATH}`);
+  for (const { url } of [direct, proxied]) await readLoad(url, OVERHEAD_WARM_UP, OVERHEAD_CONCURRENCY);
   for (let round = 0; round < OVERHEAD_ROUNDS; round++) {
-    for (const side of sides) {
+    for (const taken of [direct, proxied]) {
       const before = cpuByRole();
-      const load = await readLoad(side.url, OVERHEAD_REQUESTS, OVERHEAD_CONCURRENCY);
+      const load = await readLoad(taken.url, OVERHEAD_REQUESTS, OVERHEAD_CONCURRENCY);
       const after = cpuByRole();
-      side.seconds += OVERHEAD_REQUESTS / load.perSecond;
-      side.latencies.push(...load.latencies);
+      taken.seconds += OVERHEAD_REQUESTS / load.perSecond;
+      taken.latencies.push(...load.latencies);
       for (const [role, seconds] of after) {
-        side.cpu.set(role, (side.cpu.get(role) ?? 0) + seconds - (before.get(role) ?? 0));
+        taken.cpu.set(role, (taken.cpu.get(role) ?? 0) + seconds - (before.get(role) ?? 0));
       }
     }
   }
   const requests = OVERHEAD_ROUNDS * OVERHEAD_REQUESTS;
-  const [onService, throughGateway] = sides.map((side) => {
-    side.latencies.sort((a, b) => a - b);
+  const summary = ({ seconds, latencies, cpu }: ReturnType<typeof side>) => {
+    latencies.sort((a, b) => a - b);
     return {
-      perSecond: requests / side.seconds,
-      p50: percentile(side.latencies, 50),
-      p99: percentile(side.latencies, 99),
+      perSecond: requests / seconds,
+      p50: percentile(latencies, 50),
+      p99: percentile(latencies, 99),
       // CPU a request, in ms: the rates depend on how busy the shared machine is, this much less.
-      cpu: (role: string) => ((side.cpu.get(role) ?? 0) / requests) * 1000,
+      cpu: (role: string) => ((cpu.get(role) ?? 0) / requests) * 1000,
     };
-  }) as [Figures, Figures];
+  };
+  const onService = summary(direct);
+  const throughGateway = summary(proxied);
   heading(
     `Gateway overhead (GET ${OVERHEAD_PATH}, answered by payments from memory; after ${OVERHEAD_WARM_UP} requests a side, ${OVERHEAD_ROUNDS} rounds of ${OVERHEAD_REQUESTS} a side in turn, ${OVERHEAD_CONCURRENCY} at a time)`,
   );
-  const figures = (load: Figures) =>
+  const figures = (load: typeof onService) =>
     `${load.perSecond.toFixed(0)} /s, p50 ${load.p50.toFixed(1)} ms, p99 ${load.p99.toFixed(1)} ms`;
   line('on the service directly', figures(onService));
   line('through the gateway', figures(throughGateway));

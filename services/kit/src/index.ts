@@ -21,6 +21,7 @@ export * from './outbox';
 export * from './paging';
 export * from './pricing';
 export * from './queue';
+export * from './request-slot';
 export * from './service';
 export * from './sessions';
 export * from './storage';

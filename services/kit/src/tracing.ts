@@ -20,6 +20,7 @@ import {
   type SpanProcessor,
 } from '@opentelemetry/sdk-trace';
 import type { Request, RequestHandler } from 'express';
+import { requestSlot } from './request-slot';
 
 /**
  * Traces (OpenTelemetry): one trace per request, followed from the gateway through the
@@ -88,16 +89,11 @@ export function instrument({
   });
 }
 
-/**
- * The trace and span of a request that carries its own (see requestTrace), kept on the request
- * itself: a WeakMap keyed by each short-lived request is work for every young-generation
- * garbage collection.
- */
-const SPAN = Symbol('span');
-type Traced = Request & { [SPAN]?: { traceId: string; spanId: string } };
+/** The trace and span of a request that carries its own (see requestTrace). */
+const requestSpans = requestSlot<{ traceId: string; spanId: string }>('span');
 
 /** The ids a request's log lines name, when the request carries its trace itself (else none). */
-export const requestSpan = (req: Request) => (req as Traced)[SPAN];
+export const requestSpan = (req: Request) => requestSpans.get(req);
 
 /**
  * Puts each request in its trace when HTTP is not patched: the caller's (its `traceparent`,
@@ -124,7 +120,7 @@ export function requestTrace(): RequestHandler {
     const inTrace = trace.setSpan(carried, trace.wrapSpanContext(own));
     if (kept) return context.with(inTrace, next);
     propagation.inject(inTrace, req.headers);
-    (req as Traced)[SPAN] = { traceId: own.traceId, spanId: own.spanId };
+    requestSpans.set(req, { traceId: own.traceId, spanId: own.spanId });
     next();
   };
 }
