@@ -10,11 +10,11 @@ import { Agent, request } from 'undici';
 const agent = new Agent({ connections: 128, keepAliveTimeout: 30_000 });
 
 /** What a browser asks for: the gateway answers in the best coding it has. */
-const ACCEPT = { 'accept-encoding': 'br, gzip' };
+export const ACCEPT_ENCODINGS = { 'accept-encoding': 'br, gzip' };
 
 /** GETs `url`; answers its status and its bytes as sent. */
 export async function get(url: string, headers: Record<string, string> = {}) {
-  const res = await request(url, { dispatcher: agent, headers: { ...ACCEPT, ...headers } });
+  const res = await request(url, { dispatcher: agent, headers: { ...ACCEPT_ENCODINGS, ...headers } });
   const bytes = Buffer.from(await res.body.arrayBuffer());
   return { status: res.statusCode, headers: res.headers, bytes };
 }

@@ -37,9 +37,13 @@ export async function untilIdle(): Promise<number> {
 /** The bench's own process: the customers sending the load, not a part of the store. */
 export const LOAD_ROLE = 'the load (this bench)';
 
+/** The bare Node proxy the gateway's overhead is read against (bare-proxy.ts). */
+export const BARE_PROXY_ROLE = 'bare proxy';
+
 /** Which part of the store a process is, from its command line. */
 function roleOf(cmdline: string, pid: number): string {
   if (pid === process.pid) return LOAD_ROLE;
+  if (/bench\/bare-proxy\.ts/.test(cmdline)) return BARE_PROXY_ROLE;
   const app = /\/(gateway|services\/(\w+))\/dist\/main\.js/.exec(cmdline);
   if (app) return app[2] ?? app[1]!;
   // PostgreSQL's backends are named after their database, FerretDB's.

@@ -14,13 +14,16 @@ import {
   TEST_RUN,
   TEST_TOPIC_PREFIX,
 } from '@raseed/kit/testing';
+import autocannon from 'autocannon';
 import express from 'express';
+import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import zlib from 'node:zlib';
 import { Types } from 'mongoose';
 import supertest from 'supertest';
@@ -28,8 +31,8 @@ import { createGateway } from '../../gateway/src/app';
 import { loadGatewayConfig } from '../../gateway/src/config';
 import { startSupplierSim } from '../supplier-sim/src';
 import { orderLoad, startLoadStore, steadyOrderLoad, SYNC_AT_START_ONLY } from '../cluster/load';
-import { closeClient, get, sendJson } from './client';
-import { cpuByRole, cpuSpent, LOAD_ROLE, untilIdle } from './cpu';
+import { ACCEPT_ENCODINGS, closeClient, get, sendJson } from './client';
+import { BARE_PROXY_ROLE, cpuByRole, cpuSpent, LOAD_ROLE, untilIdle } from './cpu';
 import { grownStoreFigures } from './grown';
 import { phoneFigures } from './phone';
 import { newTrace, SPAN_KIND, SpanReceiver, type ReceivedSpan } from '../cluster/spans';
@@ -136,7 +139,7 @@ async function readLoad(url: string, count: number, concurrency = CONCURRENCY) {
     latencies.push(performance.now() - started);
   });
   latencies.sort((a, b) => a - b);
-  return { perSecond, p50: percentile(latencies, 50), p99: percentile(latencies, 99), latencies };
+  return { perSecond, p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
 }
 
 /** The supplier sync at 10,000 products, and a category page read through the gateway next to a bare Express app. */
@@ -523,12 +526,12 @@ function knob(name: string, fallback: number): number {
 
 const STEADY_RATE = knob('BENCH_STEADY_RATE', 20);
 const STEADY_SECONDS = knob('BENCH_STEADY_SECONDS', 30);
-/** Requests a side of the comparison is sent first: V8 has compiled its optimized code by then (see gatewayOverheadFigures). */
-const OVERHEAD_WARM_UP = 2000;
-/** Rounds of each side, taken in turn, and requests a round. */
+/** Seconds each side of the comparison is read first (5,000 requests and more): V8 has compiled its optimized code by then (see gatewayOverheadFigures). */
+const OVERHEAD_WARM_UP_SECONDS = 2;
+/** Rounds of each side, taken in turn, and seconds a round. */
 const OVERHEAD_ROUNDS = 4;
-const OVERHEAD_REQUESTS = 2500;
-const OVERHEAD_CONCURRENCY = 20;
+const OVERHEAD_ROUND_SECONDS = 2.5;
+const OVERHEAD_CONNECTIONS = 20;
 /** Public, and answered by payments from its configuration: no store, no cache, no other service. */
 const OVERHEAD_PATH = '/api/payments/methods';
 const MEMORY_TARGET_MB = 1.5 * 1024;
@@ -614,38 +617,84 @@ async function steadyOrderFigures(store: LoadStore) {
   );
 }
 
+/** Starts bare-proxy.ts in a process of its own in front of `upstream`; answers its URL and how to stop it. */
+async function startBareProxy(upstream: string) {
+  const child = spawn(
+    process.execPath,
+    ['--import', pathToFileURL(require.resolve('tsx')).href, path.join(__dirname, 'bare-proxy.ts'), upstream],
+    { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] },
+  );
+  const port = await new Promise<number>((resolve, reject) => {
+    child.once('message', (message) => resolve(Number(message)));
+    child.once('exit', (code) => reject(new Error(`the bare proxy ended (${code}) before it listened`)));
+  });
+  return { url: `http://127.0.0.1:${port}`, stop: () => child.kill() };
+}
+
+/**
+ * `url` read for `seconds` by autocannon, OVERHEAD_CONNECTIONS requests at a time: about half
+ * the CPU a request of the bench's own client (0.05–0.08 against 0.08–0.16 ms), CPU taken, on
+ * two shared cores, from the very processes measured.
+ */
+function cannonLoad(url: string, seconds: number) {
+  const latencies: number[] = [];
+  return new Promise<{ requests: number; seconds: number; latencies: number[] }>((resolve, reject) => {
+    const instance = autocannon(
+      { url, connections: OVERHEAD_CONNECTIONS, duration: seconds, headers: ACCEPT_ENCODINGS },
+      (err: unknown, result: autocannon.Result) => {
+        if (err) return reject(err instanceof Error ? err : new Error(String(err)));
+        if (result.non2xx || result.errors) {
+          return reject(new Error(`${url}: ${result.non2xx} answers not 2xx, ${result.errors} errors`));
+        }
+        resolve({ requests: latencies.length, seconds: result.duration, latencies });
+      },
+    );
+    instance.on('response', (_client, _status, _bytes, ms) => latencies.push(ms));
+  });
+}
+
 /**
  * What the gateway costs a request the service answers from memory, next to the service called
- * directly. Both sides are warmed well first: after 300 requests a side, a fifth of the gateway's
- * CPU in the measured requests was still V8 compiling optimized code (perf, in this section after
- * the steady orders), a cost paid once in a process's life. Then the sides are taken in turn,
- * OVERHEAD_ROUNDS times each, so whatever else the shared machine does in the meantime falls on
- * both alike.
+ * directly and to a bare Node proxy in the gateway's place (bare-proxy.ts: the floor of any
+ * proxy written on Node's HTTP server and client). Each side is warmed first: after 300
+ * requests a side, a fifth of the gateway's CPU in the measured requests was still V8
+ * compiling optimized code (perf, in this section after the steady orders), a cost paid once
+ * in a process's life. Then the sides are taken in turn, OVERHEAD_ROUNDS times each, so
+ * whatever else the shared machine does in the meantime falls on all alike.
  */
 async function gatewayOverheadFigures(store: LoadStore) {
+  const payments = `http://127.0.0.1:${store.cluster.find('payments').port}`;
+  const bare = await startBareProxy(payments);
   const side = (url: string) => ({
     url,
+    requests: 0,
     seconds: 0,
     latencies: [] as number[],
     cpu: new Map<string, number>(),
   });
-  const direct = side(`http://127.0.0.1:${store.cluster.find('payments').port}${OVERHEAD_PATH}`);
+  const direct = side(`${payments}${OVERHEAD_PATH}`);
   const proxied = side(`${store.cluster.gatewayUrl}${OVERHEAD_PATH}`);
-  for (const { url } of [direct, proxied]) await readLoad(url, OVERHEAD_WARM_UP, OVERHEAD_CONCURRENCY);
-  for (let round = 0; round < OVERHEAD_ROUNDS; round++) {
-    for (const taken of [direct, proxied]) {
-      const before = cpuByRole();
-      const load = await readLoad(taken.url, OVERHEAD_REQUESTS, OVERHEAD_CONCURRENCY);
-      const after = cpuByRole();
-      taken.seconds += OVERHEAD_REQUESTS / load.perSecond;
-      taken.latencies.push(...load.latencies);
-      for (const [role, seconds] of after) {
-        taken.cpu.set(role, (taken.cpu.get(role) ?? 0) + seconds - (before.get(role) ?? 0));
+  const floor = side(`${bare.url}${OVERHEAD_PATH}`);
+  const sides = [direct, proxied, floor];
+  try {
+    for (const { url } of sides) await cannonLoad(url, OVERHEAD_WARM_UP_SECONDS);
+    for (let round = 0; round < OVERHEAD_ROUNDS; round++) {
+      for (const taken of sides) {
+        const before = cpuByRole();
+        const load = await cannonLoad(taken.url, OVERHEAD_ROUND_SECONDS);
+        const after = cpuByRole();
+        taken.requests += load.requests;
+        taken.seconds += load.seconds;
+        taken.latencies.push(...load.latencies);
+        for (const [role, seconds] of after) {
+          taken.cpu.set(role, (taken.cpu.get(role) ?? 0) + seconds - (before.get(role) ?? 0));
+        }
       }
     }
+  } finally {
+    bare.stop();
   }
-  const requests = OVERHEAD_ROUNDS * OVERHEAD_REQUESTS;
-  const summary = ({ seconds, latencies, cpu }: ReturnType<typeof side>) => {
+  const summary = ({ requests, seconds, latencies, cpu }: ReturnType<typeof side>) => {
     latencies.sort((a, b) => a - b);
     return {
       perSecond: requests / seconds,
@@ -657,20 +706,26 @@ async function gatewayOverheadFigures(store: LoadStore) {
   };
   const onService = summary(direct);
   const throughGateway = summary(proxied);
+  const throughBare = summary(floor);
   heading(
-    `Gateway overhead (GET ${OVERHEAD_PATH}, answered by payments from memory; after ${OVERHEAD_WARM_UP} requests a side, ${OVERHEAD_ROUNDS} rounds of ${OVERHEAD_REQUESTS} a side in turn, ${OVERHEAD_CONCURRENCY} at a time)`,
+    `Gateway overhead (GET ${OVERHEAD_PATH}, answered by payments from memory; autocannon, ${OVERHEAD_CONNECTIONS} at a time; after ${OVERHEAD_WARM_UP_SECONDS} s a side, ${OVERHEAD_ROUNDS} rounds of ${OVERHEAD_ROUND_SECONDS} s a side in turn)`,
   );
   const figures = (load: typeof onService) =>
-    `${load.perSecond.toFixed(0)} /s, p50 ${load.p50.toFixed(1)} ms, p99 ${load.p99.toFixed(1)} ms`;
+    `${load.perSecond.toFixed(0)} /s, p50 ${load.p50.toFixed(1)} ms, p99 ${load.p99.toFixed(1)} ms  (${((load.perSecond / onService.perSecond) * 100).toFixed(1)}% of the direct rate)`;
   line('on the service directly', figures(onService));
   line('through the gateway', figures(throughGateway));
+  line('through a bare Node proxy instead (http.request and pipe, nothing checked)', figures(throughBare));
   line(
     'ratio',
-    `the gateway reaches ${((throughGateway.perSecond / onService.perSecond) * 100).toFixed(1)}% of the direct rate`,
+    `the gateway reaches ${((throughGateway.perSecond / onService.perSecond) * 100).toFixed(1)}% of the direct rate, ${((throughGateway.perSecond / throughBare.perSecond) * 100).toFixed(1)}% of the bare proxy's`,
   );
   line(
     'CPU a request',
-    `payments ${onService.cpu('payments').toFixed(2)} ms directly; through the gateway, gateway ${throughGateway.cpu('gateway').toFixed(2)} ms and payments ${throughGateway.cpu('payments').toFixed(2)} ms`,
+    `payments ${onService.cpu('payments').toFixed(2)} ms directly; through the gateway, gateway ${throughGateway.cpu('gateway').toFixed(2)} ms and payments ${throughGateway.cpu('payments').toFixed(2)} ms; the bare proxy ${throughBare.cpu(BARE_PROXY_ROLE).toFixed(2)} ms`,
+  );
+  line(
+    "the load's client (autocannon, this bench's process)",
+    `${sides.map((s) => summary(s).cpu(LOAD_ROLE).toFixed(2)).join(' / ')} ms a request (direct / gateway / bare proxy)`,
   );
 }
 
