@@ -627,6 +627,7 @@ async function startBareProxy(upstream: string) {
   const port = await new Promise<number>((resolve, reject) => {
     child.once('message', (message) => resolve(Number(message)));
     child.once('exit', (code) => reject(new Error(`the bare proxy ended (${code}) before it listened`)));
+    child.once('error', reject);
   });
   return { url: `http://127.0.0.1:${port}`, stop: () => child.kill() };
 }
